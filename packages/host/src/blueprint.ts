@@ -1,0 +1,165 @@
+/**
+ * The blueprint: everything a selection's servers share, computed once per
+ * (tenant, activation key) — served tools with their wrapped, time-limited
+ * handlers and converted schemas, the `tools/list` result rendered once,
+ * resources, prompts, instructions, and the extensions whose `onServer` hooks
+ * participate. Minting a server from it copies none of this.
+ */
+import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import { ErrorCodes, errorMessage } from './errors.js';
+import type { McpExtension } from './extension.js';
+import type { Logger } from './logger.js';
+import type { ProblemLog } from './problems.js';
+import type { PromptSpec, ResourceSpec } from './resource.js';
+import { EMPTY_OBJECT_SCHEMA, resolveSchema, type JsonSchemaObject, type ResolvedSchema } from './schema.js';
+import type { Selection } from './selection.js';
+import { stats } from './stats.js';
+import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
+
+/** What a served tool's call needs to know of its connection. */
+export interface ConnectionInfo {
+  readonly selection: Selection;
+  readonly toolsets: ReadonlySet<string>;
+  readonly tenant: string | undefined;
+}
+
+/** A tool ready to serve: resolved once, shared by every server of its blueprints. */
+export interface ServedTool {
+  readonly name: string;
+  /** The offering extension (`host` for the built-in list tool). */
+  readonly extension: string;
+  readonly spec: ToolSpec<Record<string, unknown>>;
+  /** The entry `tools/list` shows, rendered once. */
+  readonly listEntry: Tool;
+  readonly input: ResolvedSchema | undefined;
+  readonly outputJson: JsonSchemaObject | undefined;
+  /** Validates, calls (bounded), converts. Never throws for a handler's failure. */
+  invoke(args: unknown, ctx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult>;
+}
+
+/** A resource or prompt with its offering extension. */
+export interface Offered<T> {
+  readonly extension: string;
+  readonly spec: T;
+}
+
+/** Everything the servers of one (tenant, selection) share. */
+export interface Blueprint {
+  readonly key: string;
+  readonly tenant: string | undefined;
+  readonly revision: number;
+  readonly toolsets: ReadonlySet<string>;
+  readonly instructions: string;
+  readonly tools: readonly ServedTool[];
+  readonly toolIndex: ReadonlyMap<string, ServedTool>;
+  /** `tools/list`'s result, rendered once for the blueprint. */
+  readonly listResult: { tools: Tool[] };
+  readonly resources: ReadonlyArray<Offered<ResourceSpec>>;
+  readonly prompts: ReadonlyArray<Offered<PromptSpec>>;
+  /** Extensions whose `onServer` runs on each server, in registration order. */
+  readonly participants: ReadonlyArray<{ readonly name: string; readonly extension: McpExtension; readonly logger: Logger }>;
+}
+
+/** Options of the call pipeline. */
+export interface ServeToolOptions {
+  readonly logger: Logger;
+  readonly problems: ProblemLog;
+  readonly toolTimeoutMs: number | undefined;
+}
+
+/** Renders the `tools/list` entry of a spec (schemas converted once per schema object). */
+export function renderListEntry(spec: ToolSpec<Record<string, unknown>>, input: ResolvedSchema | undefined, outputJson: JsonSchemaObject | undefined): Tool {
+  const entry: Tool = {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: (input?.json ?? EMPTY_OBJECT_SCHEMA) as Tool['inputSchema'],
+  };
+  if (spec.title !== undefined) entry.title = spec.title;
+  if (outputJson !== undefined) entry.outputSchema = outputJson as Tool['outputSchema'];
+  if (spec.annotations !== undefined) entry.annotations = spec.annotations;
+  if (spec.icons !== undefined) entry.icons = spec.icons.map((icon) => ({ ...icon })) as Tool['icons'];
+  if (spec.meta !== undefined) entry._meta = { ...spec.meta };
+  return entry;
+}
+
+/**
+ * Makes a served tool from a resolved spec (extensions already applied): the
+ * outermost handler's result is converted after it returns, thrown errors
+ * become `isError` results (logged with tool and extension), and the call is
+ * bounded by `timeoutMs` or the host default, aborting `ctx.signal`.
+ */
+export function serveTool(
+  spec: ToolSpec<Record<string, unknown>>,
+  extension: string,
+  options: ServeToolOptions,
+  custom?: (args: Record<string, unknown>, ctx: ToolContext, connection: ConnectionInfo) => unknown,
+): ServedTool {
+  const input = spec.inputSchema ? resolveSchema(spec.inputSchema, 'input') : undefined;
+  const outputJson = spec.outputSchema ? resolveSchema(spec.outputSchema, 'output').json : undefined;
+  const output = spec.outputSchema ? resolveSchema(spec.outputSchema, 'output') : undefined;
+  const limit = spec.timeoutMs ?? options.toolTimeoutMs;
+  const log = options.logger.child({ extension, tool: spec.name });
+  const listEntry = renderListEntry(spec, input, outputJson);
+
+  const invoke = async (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult> => {
+    let args: Record<string, unknown> = (rawArgs ?? {}) as Record<string, unknown>;
+    if (input) {
+      const checked = await input.validate(rawArgs ?? {});
+      if (!checked.ok) return toolErrorResult(`Input validation error: invalid arguments for tool "${spec.name}": ${checked.message}`);
+      args = checked.value as Record<string, unknown>;
+    }
+    const controller = new AbortController();
+    const parent = sdkCtx.mcpReq.signal;
+    const onParentAbort = () => controller.abort(parent.reason);
+    if (parent.aborted) controller.abort(parent.reason);
+    else parent.addEventListener('abort', onParentAbort, { once: true });
+    const ctx: ToolContext = {
+      ...sdkCtx,
+      mcpReq: { ...sdkCtx.mcpReq, signal: controller.signal },
+      extension,
+      toolsets: connection.toolsets,
+      signal: controller.signal,
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const run = Promise.resolve().then(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)));
+      const value = limit === undefined ? await run : await Promise.race([run, timeout(limit, (t) => (timer = t))]);
+      if (value === TIMED_OUT) {
+        const message = `Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`;
+        controller.abort(new Error(message));
+        options.problems.add({ code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message, phase: 'call' });
+        log.warn({ code: ErrorCodes.TOOL_TIMEOUT, timeoutMs: limit }, message);
+        return toolErrorResult(message);
+      }
+      const result = toCallToolResult(value, spec.outputSchema !== undefined);
+      if (output && result.structuredContent !== undefined && result.isError !== true) {
+        const checked = await output.validate(result.structuredContent);
+        if (!checked.ok) return toolErrorResult(`Output validation error: tool "${spec.name}" returned structured content that does not match its output schema: ${checked.message}`);
+      }
+      return result;
+    } catch (error) {
+      const message = errorMessage(error);
+      log.error({ code: ErrorCodes.TOOL_FAILED, err: error instanceof Error ? { type: error.name, message } : undefined }, `tool "${spec.name}" of extension "${extension}" threw: ${message}`);
+      return toolErrorResult(message);
+    } finally {
+      if (timer) clearTimeout(timer);
+      parent.removeEventListener('abort', onParentAbort);
+    }
+  };
+  return { name: spec.name, extension, spec, listEntry, input, outputJson, invoke };
+}
+
+const TIMED_OUT: unique symbol = Symbol('timed out');
+
+function timeout(ms: number, keep: (t: NodeJS.Timeout) => void): Promise<typeof TIMED_OUT> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(TIMED_OUT), ms);
+    keep(t);
+  });
+}
+
+/** Renders a blueprint's `tools/list` result: the entries, in order, computed once. */
+export function renderToolList(tools: readonly ServedTool[]): { tools: Tool[] } {
+  stats.listRenders++;
+  return { tools: tools.map((t) => t.listEntry) };
+}

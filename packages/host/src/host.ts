@@ -1,0 +1,495 @@
+/**
+ * The host: the extensions, their state, and the servers built from them.
+ *
+ * Data path: selection → (fire activation events; maybe wake) → active
+ * toolsets → cache key → blueprint → `createServer()` per connection. A cache
+ * hit resolves no extension and converts no schema.
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ErrorCodes, ReactorError } from './errors.js';
+import type { ExtensionInput } from './extension.js';
+import { createStderrLogger, type Logger } from './logger.js';
+import { defaultServerFactory, mintServer, Subscriptions, type ServerFactory } from './mint.js';
+import { ProblemLog, type Problem } from './problems.js';
+import { Registry, type ExtensionRecord, type ExtensionState } from './registry.js';
+import { orphanToolExtensions, resolveOfferings, selectOfferings, type Conflict, type Offering } from './resolve.js';
+import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
+import { stats } from './stats.js';
+import type { ToolSpec } from './tool.js';
+import { composeInstructions, describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
+import { renderToolList, serveTool, type Blueprint, type ServedTool } from './blueprint.js';
+import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
+import { HOST_VERSION } from './version.js';
+
+/** Options of {@link buildHost}. */
+export interface HostOptions {
+  /** Server name clients see. Default `reactor-mcp-server`. */
+  readonly name?: string;
+  /** Server version clients see. Default: this host's version. */
+  readonly version?: string;
+  /** The host's own instructions, before the active toolsets'. */
+  readonly instructions?: string;
+  /** Makes every SDK server the host serves (e.g. a subclass carrying auth). */
+  readonly serverFactory?: ServerFactory;
+  /** Serve `list_server_toolsets` on every server. Default `false` (the command turns it on). */
+  readonly toolsetsTool?: boolean;
+  /** A pino-compatible logger. Default: JSON lines to stderr at `warn`. */
+  readonly logger?: Logger;
+  /** Throw from `buildHost` when anything failed at start-up (for tests and CI). */
+  readonly strict?: boolean;
+  /** Default time limit of a tool call, ms. Default 120 000; 0 disables. */
+  readonly toolTimeoutMs?: number;
+  /** Time limit of each `onServer` hook, ms. Default 5 000. */
+  readonly onServerTimeoutMs?: number;
+  /** Time limit of each `onStart` hook, ms. Default 30 000. */
+  readonly onStartTimeoutMs?: number;
+  /** Time limit of each `onStop` hook, ms. Default 10 000. */
+  readonly onStopTimeoutMs?: number;
+  /** How many blueprints (tenant × selection) are kept; least recently used go first. Default 64. */
+  readonly maxCachedSelections?: number;
+}
+
+/** Options of a build, describe or read. */
+export interface BuildOptions {
+  /** The tenant (from the HTTP app's `tenant(req)`): its own cache entries and extensions. */
+  readonly tenant?: string | undefined;
+}
+
+/** The resolved surface for one set of active toolsets, and the means to mint servers for it. */
+export interface BuiltServer {
+  /** The first SDK server made for this blueprint. */
+  readonly server: McpServer;
+  /** The active toolsets. */
+  readonly toolsets: ReadonlySet<string>;
+  /** What a client will list, in order. */
+  readonly toolNames: readonly string[];
+  /** Names the selection used that nobody declared. */
+  readonly unknown: ReadonlySet<string>;
+  /** The resolved specs, in list order (handlers wrapped). */
+  readonly tools: ReadonlyArray<ToolSpec<Record<string, unknown>>>;
+  /** The server instructions for this selection. */
+  readonly instructions: string;
+  /** The cache key: the activation key. */
+  readonly key: string;
+  /** The host revision this blueprint was built at. */
+  readonly revision: number;
+  /** Mints a fresh, identical SDK server for another connection (an SDK server holds one at a time). */
+  createServer(options?: { selection?: Selection }): Promise<McpServer>;
+}
+
+/** What `describe()`, `GET /toolsets` and `list_server_toolsets` answer. */
+export interface HostDescription {
+  toolsets: DescribedToolset[];
+  active: string[];
+  tools: string[];
+  unknown: string[];
+  conflicts: Conflict[];
+  provenance: Record<string, { offeredBy: string; extendedBy: string[] }>;
+  /** Tool extensions whose target no awake extension offers. */
+  unappliedExtensions: Array<{ tool: string; extension: string }>;
+  /** Problems the host contained (extensions, tools or hooks left out). */
+  problems: Problem[];
+}
+
+/** One extension as `report()` lists it. */
+export interface ExtensionStatus {
+  name: string;
+  version: string;
+  package?: string;
+  state: ExtensionState | 'disabled';
+  started: boolean;
+  toolsets: string[];
+  tools: number;
+  activationEvents: string[];
+}
+
+/** What `host.report()` answers: every extension's status and every contained problem. */
+export interface HostReport {
+  name: string;
+  version: string;
+  hostVersion: string;
+  revision: number;
+  ok: boolean;
+  extensions: ExtensionStatus[];
+  problems: Problem[];
+}
+
+interface CacheEntry {
+  readonly blueprint: Blueprint;
+  readonly conflicts: Conflict[];
+  readonly offerings: Offering[];
+  built?: Promise<BuiltServer>;
+}
+
+/** The host. Make one with {@link buildHost}. */
+export class McpHost {
+  /** Increments whenever cached blueprints are dropped. */
+  get revision(): number {
+    return this._revision;
+  }
+  readonly name: string;
+  readonly version: string;
+  readonly logger: Logger;
+
+  private _revision = 0;
+  private started = false;
+  private readonly options: HostOptions;
+  private readonly problems = new ProblemLog();
+  private readonly registry: Registry;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly declaredCache = new Map<string, Toolset[]>();
+  private readonly offeringsCache = new Map<string, Offering[]>();
+  private readonly servedCache = new WeakMap<Offering, ServedTool>();
+  private readonly subscriptions = new Subscriptions();
+  private readonly listTool: ServedTool;
+
+  constructor(options: HostOptions = {}) {
+    this.options = options;
+    this.name = options.name ?? 'reactor-mcp-server';
+    this.version = options.version ?? HOST_VERSION;
+    this.logger = options.logger ?? createStderrLogger('warn', { name: this.name });
+    this.registry = new Registry({
+      logger: this.logger,
+      problems: this.problems,
+      onStartTimeoutMs: options.onStartTimeoutMs ?? 30_000,
+      onStopTimeoutMs: options.onStopTimeoutMs ?? 10_000,
+      changed: () => this.forgetBuilt(),
+      isStarted: () => this.started,
+    });
+    this.listTool = createListToolsetsTool((selection, tenant) => this.describe(selection, { tenant }), this.serveOptions());
+  }
+
+  private serveOptions() {
+    const limit = this.options.toolTimeoutMs ?? 120_000;
+    return { logger: this.logger, problems: this.problems, toolTimeoutMs: limit > 0 ? limit : undefined };
+  }
+
+  /** Registers more extensions (objects or deferred entries); drops the cache. */
+  async add(...extensions: ExtensionInput[]): Promise<void> {
+    await this.registry.register(extensions);
+    if (this.started) await this.registry.startAll();
+    this.forgetBuilt();
+  }
+
+  /** Serves a disabled extension again; drops the cache. */
+  async enable(name: string): Promise<void> {
+    const record = this.require(name);
+    record.disabled = false;
+    if (this.started && record.state === 'active') await this.registry.startAll();
+    this.forgetBuilt();
+  }
+
+  /** Stops serving an extension (its state is kept); drops the cache. */
+  async disable(name: string): Promise<void> {
+    this.require(name).disabled = true;
+    this.forgetBuilt();
+    return Promise.resolve();
+  }
+
+  private require(name: string): ExtensionRecord {
+    const record = this.registry.get(name);
+    if (!record) {
+      throw new ReactorError(ErrorCodes.EXTENSION_NOT_FOUND, {
+        subject: `extension "${name}"`,
+        problem: 'is not registered',
+        expected: `one of ${this.registry.records.map((r) => `"${r.name}"`).join(', ') || '(none registered)'}`,
+        hint: 'check the name in the extension\'s manifest',
+      });
+    }
+    return record;
+  }
+
+  /** Runs `onStart` of every active extension, dependencies first. */
+  async start(): Promise<void> {
+    this.started = true;
+    await this.registry.startAll();
+    this.forgetBuilt();
+  }
+
+  /** Runs `onStop` of every started extension, in reverse order. */
+  async stop(): Promise<void> {
+    this.started = false;
+    await this.registry.stopAll();
+  }
+
+  /** Drops every cached blueprint and increments `revision`. Open sessions keep theirs. */
+  forgetBuilt(): void {
+    this.cache.clear();
+    this.declaredCache.clear();
+    this.offeringsCache.clear();
+    this._revision++;
+  }
+
+  /**
+   * Fires an activation event (e.g. `onToolset:benchmarks`) for the extensions a
+   * tenant sees; drops the cache if anything woke or stood down.
+   */
+  async emit(event: string, options: BuildOptions = {}): Promise<boolean> {
+    return await this.registry.fire(event, options.tenant);
+  }
+
+  /** Every toolset once (first declaration wins), held extensions included, disabled ones excluded. */
+  declaredToolsets(options: BuildOptions = {}): Toolset[] {
+    const key = options.tenant ?? '';
+    let declared = this.declaredCache.get(key);
+    if (!declared) {
+      const seen = new Map<string, Toolset>();
+      for (const record of this.registry.visible(options.tenant)) {
+        for (const toolset of record.declaredToolsets) if (!seen.has(toolset.name)) seen.set(toolset.name, toolset);
+      }
+      declared = [...seen.values()];
+      this.declaredCache.set(key, declared);
+    }
+    return declared;
+  }
+
+  /** The toolsets a selection turns on (no events fired). */
+  activeFor(selection: Selection = EMPTY_SELECTION, options: BuildOptions = {}): ReadonlySet<string> {
+    return activeToolsets(this.declaredToolsets(options), selection);
+  }
+
+  /** The server instructions for a set of active toolsets. */
+  instructionsFor(active: Iterable<string>, options: BuildOptions = {}): string {
+    return composeInstructions(this.options.instructions, this.declaredToolsets(options), new Set(active));
+  }
+
+  /**
+   * The tools of the extensions awake now — extensions applied, `toolset`
+   * filled in, collisions and failed tools left out — in the given toolsets
+   * (default: all). Fires no events.
+   */
+  offeredTools(toolsets?: Iterable<string>, options: BuildOptions = {}): Array<ToolSpec<Record<string, unknown>> & { toolset: string }> {
+    const active = toolsets === undefined ? undefined : new Set(toolsets);
+    return selectOfferings(this.offerings(options.tenant), active).served.map((o) => o.spec);
+  }
+
+  private offerings(tenant: string | undefined): Offering[] {
+    const key = tenant ?? '';
+    let offerings = this.offeringsCache.get(key);
+    if (!offerings) {
+      offerings = resolveOfferings(this.registry.active(tenant), this.problems, this.logger);
+      this.offeringsCache.set(key, offerings);
+    }
+    return offerings;
+  }
+
+  /** Fires `onToolset:<name>` for what a selection names and what will be active; only where someone waits. */
+  private async fireFor(selection: Selection, tenant: string | undefined): Promise<void> {
+    const waiting = this.registry.records.some((r) => r.state === 'held' && !r.disabled);
+    const standing = this.registry.records.some((r) => r.state === 'active' && (r.manifest.deactivationEvents?.length ?? 0) > 0);
+    if (!waiting && !standing) return;
+    const names = new Set([...namesInSelection(selection), ...this.activeFor(selection, { tenant })]);
+    for (const name of names) await this.registry.fire(onToolset(name), tenant);
+  }
+
+  /**
+   * Builds (or returns from cache) the server for a selection. Fires the
+   * activation events of the names it uses and the toolsets it turns on first.
+   */
+  async build(selection: Selection = EMPTY_SELECTION, options: BuildOptions = {}): Promise<BuiltServer> {
+    const tenant = options.tenant;
+    await this.fireFor(selection, tenant);
+    const declared = this.declaredToolsets({ tenant });
+    const entry = this.entryFor(activeToolsets(declared, selection), tenant);
+    const unknown = unknownNames(declared, selection);
+    if (!entry.built) {
+      entry.built = this.materialize(entry, selection, unknown);
+      entry.built.catch(() => (entry.built = undefined));
+    }
+    const built = await entry.built;
+    if (sameSet(built.unknown, unknown)) return built;
+    return { ...built, unknown, createServer: (opts) => built.createServer({ selection: opts?.selection ?? selection }) };
+  }
+
+  private entryFor(active: ReadonlySet<string>, tenant: string | undefined): CacheEntry {
+    const key = activationKey(active);
+    const cacheKey = `${tenant ?? ''}\u0000${key}`;
+    const hit = this.cache.get(cacheKey);
+    if (hit) {
+      // Least recently used goes first: a hit moves to the back.
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, hit);
+      return hit;
+    }
+    const entry = this.computeBlueprint(key, active, tenant);
+    this.cache.set(cacheKey, entry);
+    const limit = Math.max(1, this.options.maxCachedSelections ?? 64);
+    while (this.cache.size > limit) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+    return entry;
+  }
+
+  private computeBlueprint(key: string, active: ReadonlySet<string>, tenant: string | undefined): CacheEntry {
+    stats.blueprints++;
+    const offerings = this.offerings(tenant);
+    const { served, conflicts } = selectOfferings(offerings, active);
+    for (const conflict of conflicts) {
+      const message = `tool "${conflict.tool}" is offered by extensions ${[conflict.served, ...conflict.ignored].map((e) => `"${e}"`).join(', ')}; "${conflict.served}" (registered first) is served, the others are left out; hint: rename one of the tools, or extend it with toolExtensions() instead of offering it again`;
+      this.problems.add({ code: ErrorCodes.TOOL_CONFLICT, subject: conflict.tool, message, phase: 'build' });
+      this.logger.warn({ code: ErrorCodes.TOOL_CONFLICT, tool: conflict.tool, served: conflict.served, ignored: conflict.ignored }, message);
+    }
+    const tools: ServedTool[] = served.map((offering) => {
+      let tool = this.servedCache.get(offering);
+      if (!tool) {
+        tool = serveTool(offering.spec, offering.extension, this.serveOptions());
+        this.servedCache.set(offering, tool);
+      }
+      return tool;
+    });
+    if (this.options.toolsetsTool === true) {
+      if (tools.some((t) => t.name === LIST_SERVER_TOOLSETS)) {
+        this.logger.warn({ tool: LIST_SERVER_TOOLSETS }, `an extension offers its own "${LIST_SERVER_TOOLSETS}"; it is served instead of the host's`);
+      } else tools.push(this.listTool);
+    }
+    const records = this.registry.active(tenant);
+    const participants = records
+      .filter((r) => typeof r.instance?.onServer === 'function')
+      .filter((r) => {
+        const c = r.contributions;
+        return (
+          (c?.toolsets ?? []).some((t) => active.has(t.name)) ||
+          served.some((o) => o.extension === r.name) ||
+          (c?.resources ?? []).some((x) => active.has(x.toolset)) ||
+          (c?.prompts ?? []).some((x) => active.has(x.toolset))
+        );
+      })
+      .map((r) => ({ name: r.name, extension: r.instance!, logger: r.logger }));
+    const firstByName = <T extends { name: string }>(items: Array<{ extension: string; spec: T }>) => {
+      const seen = new Set<string>();
+      return items.filter((i) => (seen.has(i.spec.name) ? false : (seen.add(i.spec.name), true)));
+    };
+    const blueprint: Blueprint = {
+      key,
+      tenant,
+      revision: this._revision,
+      toolsets: active,
+      instructions: this.instructionsFor(active, { tenant }),
+      tools,
+      toolIndex: new Map(tools.map((t) => [t.name, t])),
+      listResult: renderToolList(tools),
+      resources: firstByName(records.flatMap((r) => (r.contributions?.resources ?? []).filter((x) => active.has(x.toolset)).map((spec) => ({ extension: r.name, spec })))),
+      prompts: firstByName(records.flatMap((r) => (r.contributions?.prompts ?? []).filter((x) => active.has(x.toolset)).map((spec) => ({ extension: r.name, spec })))),
+      participants,
+    };
+    return { blueprint, conflicts, offerings: served };
+  }
+
+  private async materialize(entry: CacheEntry, selection: Selection, unknown: ReadonlySet<string>): Promise<BuiltServer> {
+    const blueprint = entry.blueprint;
+    const createServer = (opts?: { selection?: Selection }) =>
+      mintServer(blueprint, opts?.selection ?? selection, {
+        serverName: this.name,
+        serverVersion: this.version,
+        serverFactory: this.options.serverFactory,
+        onServerTimeoutMs: this.options.onServerTimeoutMs ?? 5_000,
+        logger: this.logger,
+        problems: this.problems,
+        subscriptions: this.subscriptions,
+      });
+    const server = await createServer();
+    return {
+      server,
+      toolsets: blueprint.toolsets,
+      toolNames: blueprint.tools.map((t) => t.name),
+      unknown,
+      tools: blueprint.tools.map((t) => t.spec),
+      instructions: blueprint.instructions,
+      key: blueprint.key,
+      revision: blueprint.revision,
+      createServer,
+    };
+  }
+
+  /**
+   * What a connection with this selection would get (`GET /toolsets`). Makes no
+   * SDK server; may wake the extensions the selection names.
+   */
+  async describe(selection: Selection = EMPTY_SELECTION, options: BuildOptions = {}): Promise<HostDescription> {
+    const tenant = options.tenant;
+    await this.fireFor(selection, tenant);
+    const declared = this.declaredToolsets({ tenant });
+    const active = activeToolsets(declared, selection);
+    const entry = this.entryFor(active, tenant);
+    const provenance: HostDescription['provenance'] = {};
+    for (const offering of entry.offerings) provenance[offering.spec.name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy] };
+    if (entry.blueprint.toolIndex.get(LIST_SERVER_TOOLSETS) === this.listTool) provenance[LIST_SERVER_TOOLSETS] = { offeredBy: 'host', extendedBy: [] };
+    return {
+      toolsets: [...declared].sort(byName).map((t) => describeToolset(t, active.has(t.name))),
+      active: [...active].sort(codePoint),
+      tools: entry.blueprint.tools.map((t) => t.name).sort(codePoint),
+      unknown: [...unknownNames(declared, selection)].sort(codePoint),
+      conflicts: entry.conflicts,
+      provenance,
+      unappliedExtensions: orphanToolExtensions(this.registry.active(tenant)),
+      problems: this.problems.list(),
+    };
+  }
+
+  /** Every extension's status and every problem the host contained. */
+  report(): HostReport {
+    const problems = this.problems.list();
+    return {
+      name: this.name,
+      version: this.version,
+      hostVersion: HOST_VERSION,
+      revision: this._revision,
+      ok: !this.registry.records.some((r) => r.state === 'failed'),
+      extensions: this.registry.records.map((r) => ({
+        name: r.name,
+        version: r.manifest.version,
+        ...(r.package !== undefined ? { package: r.package } : {}),
+        state: r.disabled ? 'disabled' : r.state,
+        started: r.started,
+        toolsets: r.declaredToolsets.map((t) => t.name),
+        tools: r.contributions?.tools.length ?? 0,
+        activationEvents: [...(r.manifest.activationEvents ?? [])],
+      })),
+      problems,
+    };
+  }
+
+  /** Tells every session subscribed to `uri` that it changed. Returns how many were told. */
+  async notifyResourceUpdated(uri: string): Promise<number> {
+    return await this.subscriptions.notify(uri);
+  }
+
+  /** @internal problems recorded at start-up, for `strict`. */
+  startupProblems(): Problem[] {
+    return this.problems.list((p) => p.phase === 'startup' || p.phase === 'activation');
+  }
+}
+
+const codePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = (a: { name: string }, b: { name: string }) => codePoint(a.name, b.name);
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+
+/**
+ * Registers the extensions (objects or entries from `loadExtensions`), starts
+ * the host, and returns it. With `strict`, throws one error listing every
+ * problem found at start-up.
+ */
+export async function buildHost(extensions: readonly ExtensionInput[], options: HostOptions = {}): Promise<McpHost> {
+  const host = new McpHost(options);
+  await host.add(...extensions);
+  await host.start();
+  const problems = host.startupProblems();
+  const summary = host.report();
+  host.logger.info(
+    { extensions: summary.extensions.map((e) => `${e.name}@${e.version} (${e.state})`), problems: problems.length },
+    `host "${host.name}" started with ${summary.extensions.length} extension(s)`,
+  );
+  if (options.strict === true && problems.length > 0) {
+    await host.stop();
+    throw new ReactorError(ErrorCodes.STARTUP_FAILED, {
+      subject: `host "${host.name}"`,
+      problem: `${problems.length} problem(s) at start-up:\n${problems.map((p) => `  - [${p.code}] ${p.message}`).join('\n')}`,
+      hint: 'fix each problem, or drop strict: true to serve around them',
+    });
+  }
+  return host;
+}
+
+export { defaultServerFactory };

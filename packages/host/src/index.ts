@@ -1,0 +1,35 @@
+/**
+ * `@reactor/host`: build MCP servers out of plugins. Re-exports by name only;
+ * `index.test.ts` pins the list, so adding an export is a visible API change.
+ */
+export { ErrorCodes, ReactorError, isReactorError, describeValue } from './errors.js';
+export type { ErrorCode, ReactorErrorDetails } from './errors.js';
+export { createStderrLogger, silentLogger, LOG_LEVELS } from './logger.js';
+export type { Logger, LogFn, LogLevel } from './logger.js';
+export {
+  parseSelection,
+  mergeSelections,
+  activeToolsets,
+  unknownNames,
+  activationKey,
+  onToolset,
+  selectionToQuery,
+  namesInSelection,
+  EMPTY_SELECTION,
+} from './selection.js';
+export type { Selection, SelectionInput, ToolsetActivation } from './selection.js';
+export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './tool.js';
+export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult } from './tool.js';
+export type { Toolset, DescribedToolset } from './toolset.js';
+export type { ToolExtension, AnyToolHandler } from './toolExtension.js';
+export type { ResourceSpec, PromptSpec, ListedResource, Completions, ReadResourceResult, GetPromptResult } from './resource.js';
+export { defineExtension, isExtension, EXTENSION_NAME_PATTERN } from './extension.js';
+export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, DeferredExtension, ExtensionInput } from './extension.js';
+export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
+export { buildHost, McpHost } from './host.js';
+export type { HostOptions, BuildOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
+export type { Conflict } from './resolve.js';
+export type { Problem } from './problems.js';
+export type { ServerFactory } from './mint.js';
+export { LIST_SERVER_TOOLSETS, howToSelect } from './listToolsets.js';
+export { HOST_VERSION } from './version.js';

@@ -1,0 +1,79 @@
+/**
+ * `list_server_toolsets`: a read-only tool in no toolset, present whatever the
+ * selection, that tells a model what this connection serves and how to
+ * reconnect for something else.
+ */
+import type { BuildOptions, HostDescription } from './host.js';
+import { serveTool, type ServedTool, type ServeToolOptions } from './blueprint.js';
+import { selectionToQuery, type Selection } from './selection.js';
+
+/** The name of the host's toolset-listing tool. */
+export const LIST_SERVER_TOOLSETS = 'list_server_toolsets';
+
+/** The sentence telling a model how to pick toolsets with the URL. */
+export function howToSelect(selection: Selection): string {
+  const current = selectionToQuery(selection);
+  return (
+    `This connection's selection is ${current === '' ? 'the default (no toolsets named)' : `"?${current}"`}. ` +
+    'To change what is served, reconnect to the same MCP URL with a query: "?name" adds a toolset (e.g. "?benchmarks"), ' +
+    '"?only=a,b" serves only those (plus always-on toolsets), "?without=name" drops one. ' +
+    'The same can be written in the path ("/mcp/only=a,b") or in the X-MCP-Toolsets header.'
+  );
+}
+
+const outputSchema = {
+  type: 'object',
+  properties: {
+    toolsets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          title: { type: 'string' },
+          description: { type: 'string' },
+          default: { type: 'boolean' },
+          always: { type: 'boolean' },
+          active: { type: 'boolean' },
+        },
+        required: ['name', 'active'],
+      },
+    },
+    active: { type: 'array', items: { type: 'string' } },
+    tools: { type: 'array', items: { type: 'string' } },
+    unknown: { type: 'array', items: { type: 'string' } },
+    howToSelect: { type: 'string' },
+  },
+  required: ['toolsets', 'active', 'tools', 'unknown', 'howToSelect'],
+};
+
+/** Makes the served tool; `describe` answers for the connection's own selection. */
+export function createListToolsetsTool(
+  describe: (selection: Selection, tenant: BuildOptions['tenant']) => Promise<HostDescription>,
+  options: ServeToolOptions,
+): ServedTool {
+  return serveTool(
+    {
+      name: LIST_SERVER_TOOLSETS,
+      title: 'List server toolsets',
+      description:
+        'List the toolsets this MCP server offers, which are active on this connection, which names in its URL are unknown, and how to reconnect with other toolsets.',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      outputSchema,
+      handler: () => undefined,
+    },
+    'host',
+    options,
+    async (_args, _ctx, connection) => {
+      const description = await describe(connection.selection, connection.tenant);
+      return {
+        toolsets: description.toolsets,
+        active: description.active,
+        tools: description.tools,
+        unknown: description.unknown,
+        conflicts: description.conflicts,
+        howToSelect: howToSelect(connection.selection),
+      };
+    },
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The host logs through an injected, pino-compatible logger: a child per
+ * extension, and everything to stderr, because over stdio stdout is the protocol.
+ */
+
+/** A pino-style log method: `(obj, msg?)` or `(msg)`. */
+export interface LogFn {
+  (obj: object, msg?: string): void;
+  (msg: string): void;
+}
+
+/** The subset of pino's interface the host uses. `pino()` satisfies it. */
+export interface Logger {
+  trace: LogFn;
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/** Levels in increasing severity, as pino names them. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'silent'] as const;
+/** A log level name. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = {
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  child: () => silentLogger,
+};
+
+/**
+ * A dependency-free JSON-lines logger to stderr: the library's default, so that
+ * a failure is never silent even when no logger is injected. The command uses pino.
+ */
+export function createStderrLogger(
+  level: LogLevel = 'warn',
+  bindings: Record<string, unknown> = {},
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
+  const threshold = LOG_LEVELS.indexOf(level);
+  const at = (name: Exclude<LogLevel, 'silent'>): LogFn => {
+    if (LOG_LEVELS.indexOf(name) < threshold) return () => {};
+    return ((objOrMsg: object | string, msg?: string) => {
+      const fields = typeof objOrMsg === 'string' ? { msg: objOrMsg } : { ...serializeFields(objOrMsg), msg };
+      write(`${JSON.stringify({ level: name, time: Date.now(), ...bindings, ...fields })}\n`);
+    }) as LogFn;
+  };
+  return {
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (more) => createStderrLogger(level, { ...bindings, ...more }, write),
+  };
+}
+
+function serializeFields(obj: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(obj)) {
+    out[key] = value instanceof Error ? { type: value.name, message: value.message, code: (value as { code?: unknown }).code } : value;
+  }
+  return out;
+}

@@ -1,0 +1,395 @@
+/**
+ * Minting SDK servers from a blueprint. This is the one file that touches the
+ * SDK's server APIs, so an SDK upgrade touches one file.
+ *
+ * Tools, resources and prompts are served through low-level request handlers
+ * (`server.server.setRequestHandler`, the SDK's documented path for servers
+ * that own their tables) reading the blueprint's shared tables, so minting
+ * costs the same at 10 tools or 10,000: no per-tool registration, no schema
+ * conversion, and `tools/list` returns the result rendered once per blueprint.
+ * A per-server overlay, made only when an `onServer` hook changes a tool,
+ * keeps hooks' changes to their own server.
+ */
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  UriTemplate,
+  type CallToolResult,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { ErrorCodes, errorMessage } from './errors.js';
+import type { OnServerContext, ToolHandle } from './extension.js';
+import type { Logger } from './logger.js';
+import { withTimeout, type ProblemLog } from './problems.js';
+import type { PromptSpec, ResourceSpec } from './resource.js';
+import { resolveSchema, type JsonSchemaObject, type SchemaLike } from './schema.js';
+import type { Selection } from './selection.js';
+import { stats } from './stats.js';
+import { renderListEntry, serveTool, type Blueprint, type ConnectionInfo, type Offered, type ServedTool } from './blueprint.js';
+import type { ToolSpec } from './tool.js';
+
+/** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
+export type ServerFactory = (name: string, instructions: string) => McpServer;
+
+/** What minting needs besides the blueprint. */
+export interface MintOptions {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  readonly serverFactory: ServerFactory | undefined;
+  readonly onServerTimeoutMs: number;
+  readonly logger: Logger;
+  readonly problems: ProblemLog;
+  readonly subscriptions: Subscriptions;
+}
+
+/** The default factory: a plain SDK server advertising logging. */
+export function defaultServerFactory(name: string, version: string): ServerFactory {
+  return (serverName, instructions) =>
+    new McpServer(
+      { name: serverName || name, version },
+      { capabilities: { logging: {} }, ...(instructions === '' ? {} : { instructions }) },
+    );
+}
+
+/**
+ * Mints an SDK server for one connection: capabilities, the blueprint's
+ * tables behind low-level handlers, then each participating `onServer` hook
+ * (bounded; a throw or time-out costs that hook only), before it is connected.
+ */
+export async function mintServer(blueprint: Blueprint, selection: Selection, options: MintOptions): Promise<McpServer> {
+  stats.mints++;
+  const factory = options.serverFactory ?? defaultServerFactory(options.serverName, options.serverVersion);
+  const server = factory(options.serverName, blueprint.instructions);
+  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant };
+  const table = new ServerToolTable(blueprint);
+  const low = server.server;
+
+  const hasCompletions = blueprint.resources.some((r) => r.spec.complete) || blueprint.prompts.some((p) => p.spec.complete);
+  const subscribable = blueprint.resources.some((r) => r.spec.subscribe === true);
+  // Every server advertises tools (so every client can list an empty set) and logging.
+  low.registerCapabilities({
+    tools: {},
+    logging: {},
+    ...(blueprint.resources.length > 0 ? { resources: subscribable ? { subscribe: true } : {} } : {}),
+    ...(blueprint.prompts.length > 0 ? { prompts: {} } : {}),
+    ...(hasCompletions ? { completions: {} } : {}),
+  });
+
+  low.setRequestHandler('tools/list', () => table.listResult());
+  low.setRequestHandler('tools/call', async (request, ctx) => {
+    const tool = table.get(request.params.name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    const result: CallToolResult = await tool.invoke(request.params.arguments, ctx, connection);
+    return low.projectCallToolResult(result, tool.outputJson);
+  });
+  // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
+  server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
+  server.registerTool = ((name: string, config: ForeignToolConfig, callback: ForeignToolCallback) =>
+    table.addForeign(name, config, callback, options)) as unknown as McpServer['registerTool'];
+
+  if (blueprint.resources.length > 0) installResources(server, blueprint.resources, options.subscriptions);
+  if (blueprint.prompts.length > 0) installPrompts(server, blueprint.prompts);
+  if (hasCompletions) installCompletions(server, blueprint);
+
+  for (const participant of blueprint.participants) {
+    const hook = participant.extension.onServer;
+    if (typeof hook !== 'function') continue;
+    const context: OnServerContext = {
+      toolsets: blueprint.toolsets,
+      selection,
+      tool: (name) => table.handle(name),
+      logger: participant.logger,
+    };
+    try {
+      await withTimeout(
+        () => hook.call(participant.extension, server, context),
+        options.onServerTimeoutMs,
+        () => new Error(`onServer did not finish within ${options.onServerTimeoutMs} ms`),
+      );
+    } catch (error) {
+      const message = `extension "${participant.name}": onServer failed; its action on this server is skipped (${errorMessage(error)}); hint: fix the hook, other extensions are unaffected`;
+      options.problems.add({ code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' });
+      participant.logger.error({ code: ErrorCodes.ON_SERVER_FAILED }, message);
+    }
+  }
+  return server;
+}
+
+type ForeignToolConfig = {
+  title?: string;
+  description?: string;
+  inputSchema?: SchemaLike;
+  outputSchema?: SchemaLike;
+  annotations?: ToolSpec['annotations'];
+  _meta?: Record<string, unknown>;
+};
+type ForeignToolCallback = (...args: unknown[]) => unknown;
+
+interface OverlayEntry {
+  tool: ServedTool;
+  enabled: boolean;
+  listEntry: Tool;
+}
+
+/**
+ * A server's view of its blueprint's tools: the shared table until a hook
+ * changes something, then a copy-on-write overlay for this server alone.
+ */
+class ServerToolTable {
+  private overlay: Map<string, OverlayEntry | null> | undefined;
+  private cachedList: { tools: Tool[] } | undefined;
+
+  constructor(private readonly blueprint: Blueprint) {}
+
+  listResult(): { tools: Tool[] } {
+    if (!this.overlay) return this.blueprint.listResult;
+    if (this.cachedList) return this.cachedList;
+    const tools: Tool[] = [];
+    for (const tool of this.blueprint.tools) {
+      const entry = this.entry(tool.name);
+      if (entry?.enabled) tools.push(entry.listEntry);
+    }
+    for (const [name, entry] of this.overlay) {
+      if (entry?.enabled && !this.blueprint.toolIndex.has(name)) tools.push(entry.listEntry);
+    }
+    this.cachedList = { tools };
+    return this.cachedList;
+  }
+
+  /** The callable tool of that name, if listed and enabled on this server. */
+  get(name: string): ServedTool | undefined {
+    const entry = this.entry(name);
+    return entry?.enabled ? entry.tool : undefined;
+  }
+
+  private entry(name: string): OverlayEntry | undefined {
+    const own = this.overlay?.get(name);
+    if (own !== undefined) return own ?? undefined;
+    const shared = this.blueprint.toolIndex.get(name);
+    return shared ? { tool: shared, enabled: true, listEntry: shared.listEntry } : undefined;
+  }
+
+  private mutate(name: string, change: (entry: OverlayEntry) => OverlayEntry | null): void {
+    const current = this.entry(name);
+    if (!current) return;
+    this.overlay ??= new Map();
+    this.overlay.set(name, change({ ...current }));
+    this.cachedList = undefined;
+  }
+
+  handle(name: string): ToolHandle | undefined {
+    if (!this.entry(name)) return undefined;
+    const isEnabled = () => this.entry(name)?.enabled ?? false;
+    return {
+      name,
+      get enabled() {
+        return isEnabled();
+      },
+      enable: () => this.mutate(name, (e) => ({ ...e, enabled: true })),
+      disable: () => this.mutate(name, (e) => ({ ...e, enabled: false })),
+      remove: () => this.mutate(name, () => null),
+      update: (changes) =>
+        this.mutate(name, (e) => {
+          const listEntry: Tool = { ...e.listEntry };
+          if (changes.title !== undefined) listEntry.title = changes.title;
+          if (changes.description !== undefined) listEntry.description = changes.description;
+          if (changes.annotations !== undefined) listEntry.annotations = changes.annotations;
+          if (changes.meta !== undefined) listEntry._meta = { ...listEntry._meta, ...changes.meta };
+          return { ...e, listEntry };
+        }),
+    };
+  }
+
+  /** `server.registerTool` from an `onServer` hook: served on this server only. */
+  addForeign(name: string, config: ForeignToolConfig, callback: ForeignToolCallback, options: MintOptions): ToolHandle {
+    if (this.entry(name)) throw new Error(`Tool ${name} is already registered`);
+    const takesArgs = config.inputSchema !== undefined;
+    const spec: ToolSpec<Record<string, unknown>> = {
+      name,
+      description: config.description ?? '',
+      ...(config.title !== undefined ? { title: config.title } : {}),
+      ...(config.inputSchema !== undefined ? { inputSchema: config.inputSchema } : {}),
+      ...(config.outputSchema !== undefined ? { outputSchema: config.outputSchema } : {}),
+      ...(config.annotations !== undefined ? { annotations: config.annotations } : {}),
+      ...(config._meta !== undefined ? { meta: config._meta } : {}),
+      handler: (args, ctx) => (takesArgs ? callback(args, ctx) : callback(ctx)),
+    };
+    const tool = serveTool(spec, 'onServer', { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined });
+    this.overlay ??= new Map();
+    this.overlay.set(name, { tool, enabled: true, listEntry: renderListEntry(spec, tool.input, tool.outputJson) });
+    this.cachedList = undefined;
+    const handle = this.handle(name);
+    if (!handle) throw new Error(`Tool ${name} could not be registered`);
+    return handle;
+  }
+}
+
+/** Which sessions subscribed to which resource URIs, for `host.notifyResourceUpdated`. */
+export class Subscriptions {
+  private readonly byServer = new Map<McpServer, Set<string>>();
+
+  add(server: McpServer, uri: string): void {
+    let set = this.byServer.get(server);
+    if (!set) {
+      set = new Set();
+      this.byServer.set(server, set);
+      const previous = server.server.onclose;
+      server.server.onclose = () => {
+        this.byServer.delete(server);
+        previous?.();
+      };
+    }
+    set.add(uri);
+  }
+
+  remove(server: McpServer, uri: string): void {
+    this.byServer.get(server)?.delete(uri);
+  }
+
+  /** Tells every subscribed session; returns how many were told. */
+  async notify(uri: string): Promise<number> {
+    let told = 0;
+    for (const [server, uris] of this.byServer) {
+      if (!uris.has(uri)) continue;
+      try {
+        await server.server.sendResourceUpdated({ uri });
+        told++;
+      } catch {
+        this.byServer.delete(server); // the session is gone
+      }
+    }
+    return told;
+  }
+}
+
+interface TemplateEntry {
+  readonly offered: Offered<ResourceSpec>;
+  readonly template: UriTemplate;
+}
+
+function installResources(server: McpServer, resources: ReadonlyArray<Offered<ResourceSpec>>, subscriptions: Subscriptions): void {
+  const low = server.server;
+  const fixed = new Map<string, Offered<ResourceSpec>>();
+  const templates: TemplateEntry[] = [];
+  for (const offered of resources) {
+    if (offered.spec.uri !== undefined) fixed.set(offered.spec.uri, offered);
+    else if (offered.spec.template !== undefined) templates.push({ offered, template: templateOf(offered.spec.template) });
+  }
+  low.setRequestHandler('resources/list', async (_request, ctx) => {
+    const listed: Array<Record<string, unknown>> = [];
+    for (const { spec } of fixed.values()) listed.push(describeResource(spec, spec.uri ?? ''));
+    for (const { offered } of templates) {
+      if (!offered.spec.list) continue;
+      for (const item of await offered.spec.list(ctx)) listed.push({ mimeType: offered.spec.mimeType, ...item });
+    }
+    return { resources: listed as never };
+  });
+  low.setRequestHandler('resources/templates/list', () => ({
+    resourceTemplates: templates.map(({ offered: { spec } }) => ({
+      name: spec.name,
+      uriTemplate: spec.template ?? '',
+      ...(spec.title !== undefined ? { title: spec.title } : {}),
+      ...(spec.description !== undefined ? { description: spec.description } : {}),
+      ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
+    })),
+  }));
+  low.setRequestHandler('resources/read', async (request, ctx) => {
+    const uri = request.params.uri;
+    const exact = fixed.get(uri);
+    if (exact) return await exact.spec.read(new URL(uri), {}, ctx);
+    for (const { offered, template } of templates) {
+      const variables = template.match(uri);
+      if (variables) return await offered.spec.read(new URL(uri), variables, ctx);
+    }
+    throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${uri} not found`, { uri });
+  });
+  if (resources.some((r) => r.spec.subscribe === true)) {
+    const canSubscribe = (uri: string) =>
+      fixed.get(uri)?.spec.subscribe === true || templates.some(({ offered, template }) => offered.spec.subscribe === true && template.match(uri) !== null);
+    low.setRequestHandler('resources/subscribe', (request) => {
+      if (!canSubscribe(request.params.uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${request.params.uri} does not support subscriptions`);
+      subscriptions.add(server, request.params.uri);
+      return {};
+    });
+    low.setRequestHandler('resources/unsubscribe', (request) => {
+      subscriptions.remove(server, request.params.uri);
+      return {};
+    });
+  }
+}
+
+const templateCache = new Map<string, UriTemplate>();
+function templateOf(source: string): UriTemplate {
+  let template = templateCache.get(source);
+  if (!template) {
+    template = new UriTemplate(source);
+    templateCache.set(source, template);
+  }
+  return template;
+}
+
+function describeResource(spec: ResourceSpec, uri: string): Record<string, unknown> {
+  return {
+    uri,
+    name: spec.name,
+    ...(spec.title !== undefined ? { title: spec.title } : {}),
+    ...(spec.description !== undefined ? { description: spec.description } : {}),
+    ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
+  };
+}
+
+function promptArguments(spec: PromptSpec): Array<{ name: string; description?: string; required?: boolean }> {
+  if (!spec.argsSchema) return [];
+  const json: JsonSchemaObject = resolveSchema(spec.argsSchema, 'input').json;
+  const properties = (json.properties ?? {}) as Record<string, { description?: unknown }>;
+  const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
+  return Object.entries(properties).map(([name, prop]) => ({
+    name,
+    ...(typeof prop.description === 'string' ? { description: prop.description } : {}),
+    required: required.has(name),
+  }));
+}
+
+function installPrompts(server: McpServer, prompts: ReadonlyArray<Offered<PromptSpec>>): void {
+  const low = server.server;
+  const byName = new Map(prompts.map((p) => [p.spec.name, p]));
+  low.setRequestHandler('prompts/list', () => ({
+    prompts: prompts.map(({ spec }) => ({
+      name: spec.name,
+      ...(spec.title !== undefined ? { title: spec.title } : {}),
+      ...(spec.description !== undefined ? { description: spec.description } : {}),
+      arguments: promptArguments(spec),
+    })),
+  }));
+  low.setRequestHandler('prompts/get', async (request, ctx) => {
+    const offered = byName.get(request.params.name);
+    if (!offered) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+    let args: Record<string, string | undefined> = request.params.arguments ?? {};
+    if (offered.spec.argsSchema) {
+      const checked = await resolveSchema(offered.spec.argsSchema, 'input').validate(args);
+      if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt ${request.params.name}: ${checked.message}`);
+      args = checked.value as Record<string, string | undefined>;
+    }
+    return await offered.spec.get(args, ctx);
+  });
+}
+
+function installCompletions(server: McpServer, blueprint: Blueprint): void {
+  server.server.setRequestHandler('completion/complete', async (request, ctx: ServerContext) => {
+    const { ref, argument } = request.params;
+    let complete: ((value: string, ctx: ServerContext | undefined) => string[] | Promise<string[]>) | undefined;
+    if (ref.type === 'ref/prompt') {
+      const prompt = blueprint.prompts.find((p) => p.spec.name === ref.name);
+      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+      complete = prompt.spec.complete?.[argument.name];
+    } else if (ref.type === 'ref/resource') {
+      const resource = blueprint.resources.find((r) => r.spec.template === ref.uri || r.spec.uri === ref.uri);
+      if (!resource) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
+      complete = resource.spec.complete?.[argument.name];
+    }
+    const values = complete ? (await complete(argument.value, ctx)).slice(0, 100) : [];
+    return { completion: { values, total: values.length, hasMore: false } };
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Problems: every failure the host contains (an extension left out, a tool
+ * left out, a hook that threw) is logged and kept here, so `host.report()`,
+ * `describe()` and `/healthz` can say what is missing and why.
+ */
+import { errorMessage, isReactorError, type ErrorCode } from './errors.js';
+
+/** One contained failure. */
+export interface Problem {
+  /** Stable error code (`REACTOR_…`). */
+  readonly code: ErrorCode | string;
+  /** The extension at fault, when one is. */
+  readonly extension?: string;
+  /** The tool, resource or prompt concerned, when one is. */
+  readonly subject?: string;
+  /** The full message: what happened, expected/received, hint. */
+  readonly message: string;
+  /** When in the host's life it happened. */
+  readonly phase: 'startup' | 'activation' | 'build' | 'server' | 'call' | 'shutdown';
+  /** ISO time of the (latest) occurrence. */
+  readonly at: string;
+}
+
+/** Keeps the latest problems, bounded so a repeating fault cannot grow memory. */
+export class ProblemLog {
+  private readonly items = new Map<string, Problem>();
+
+  constructor(private readonly limit = 200) {}
+
+  /** Records a problem; a repeat of the same (code, extension, subject, message) replaces the old one. */
+  add(problem: Omit<Problem, 'at'>): Problem {
+    const full: Problem = { ...problem, at: new Date().toISOString() };
+    const key = `${problem.code}\u0000${problem.extension ?? ''}\u0000${problem.subject ?? ''}\u0000${problem.message}`;
+    this.items.delete(key);
+    this.items.set(key, full);
+    while (this.items.size > this.limit) {
+      const oldest = this.items.keys().next().value;
+      if (oldest === undefined) break;
+      this.items.delete(oldest);
+    }
+    return full;
+  }
+
+  /** Records a thrown error, taking its code when it is a ReactorError. */
+  addError(error: unknown, fallbackCode: ErrorCode, phase: Problem['phase'], extension?: string, subject?: string): Problem {
+    return this.add({
+      code: isReactorError(error) ? error.code : fallbackCode,
+      message: errorMessage(error),
+      phase,
+      ...(extension === undefined ? {} : { extension }),
+      ...(subject === undefined ? {} : { subject }),
+    });
+  }
+
+  /** Every kept problem, oldest first. */
+  list(filter?: (p: Problem) => boolean): Problem[] {
+    const all = [...this.items.values()];
+    return filter ? all.filter(filter) : all;
+  }
+
+  /** Drops problems of one extension (when it is re-activated or removed). */
+  clearExtension(extension: string, phases: ReadonlyArray<Problem['phase']>): void {
+    for (const [key, p] of this.items) if (p.extension === extension && phases.includes(p.phase)) this.items.delete(key);
+  }
+}
+
+/** Runs `work`, rejecting with `onTimeout()` past `ms` (no limit when `ms` is undefined or ≤ 0). */
+export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
+  if (ms === undefined || ms <= 0 || !Number.isFinite(ms)) return await work();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(work),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(onTimeout()), ms);
+        timer.unref?.();
+      }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

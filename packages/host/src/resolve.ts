@@ -1,0 +1,90 @@
+/**
+ * Resolution: from the active extensions' contributions to the tools a build
+ * serves — tool extensions applied in order (fail closed), toolsets filled in,
+ * collisions settled (first registered wins, every party named).
+ */
+import { ErrorCodes } from './errors.js';
+import type { ProblemLog } from './problems.js';
+import type { ExtensionRecord } from './registry.js';
+import { stats } from './stats.js';
+import { applicationOrder, applyToolExtensions, type ExtensionOfTool } from './toolExtension.js';
+import type { ToolSpec } from './tool.js';
+import type { Logger } from './logger.js';
+
+/** One extension's offer of one tool, extensions applied. */
+export interface Offering {
+  readonly extension: string;
+  readonly registrationIndex: number;
+  readonly spec: ToolSpec<Record<string, unknown>> & { readonly toolset: string };
+  /** Extending extensions, in application order (innermost first). */
+  readonly extendedBy: readonly string[];
+}
+
+/** A name offered by more than one extension in one build. */
+export interface Conflict {
+  readonly tool: string;
+  /** The extension whose tool is served. */
+  readonly served: string;
+  /** The extensions whose tools of that name are left out. */
+  readonly ignored: readonly string[];
+}
+
+/**
+ * Applies every tool extension of the given records to every tool they offer.
+ * A tool whose extension fails is left out (and reported); tool extensions
+ * whose target nobody offers are kept for `describe()`.
+ */
+export function resolveOfferings(records: readonly ExtensionRecord[], problems: ProblemLog, logger: Logger): Offering[] {
+  const extensionsOf = new Map<string, ExtensionOfTool[]>();
+  for (const record of records) {
+    for (const [target, toolExtension] of record.contributions?.toolExtensions ?? []) {
+      let list = extensionsOf.get(target);
+      if (!list) extensionsOf.set(target, (list = []));
+      list.push({ extension: record.name, registrationIndex: record.index, toolExtension });
+    }
+  }
+  const offerings: Offering[] = [];
+  for (const record of records) {
+    for (const tool of record.contributions?.tools ?? []) {
+      stats.resolutions++;
+      const extensions = extensionsOf.get(tool.name) ?? [];
+      try {
+        const spec = extensions.length === 0 ? tool : applyToolExtensions(tool, extensions);
+        offerings.push({
+          extension: record.name,
+          registrationIndex: record.index,
+          spec,
+          extendedBy: applicationOrder(extensions).map((e) => e.extension),
+        });
+      } catch (error) {
+        const problem = problems.addError(error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', (error as { extension?: string }).extension ?? record.name, tool.name);
+        logger.error({ code: problem.code, tool: tool.name, offeredBy: record.name }, problem.message);
+      }
+    }
+  }
+  return offerings;
+}
+
+/** The offerings served for a set of active toolsets, and the collisions among them. */
+export function selectOfferings(offerings: readonly Offering[], active: ReadonlySet<string> | undefined): { served: Offering[]; conflicts: Conflict[] } {
+  const winners = new Map<string, Offering>();
+  const losers = new Map<string, string[]>();
+  for (const offering of offerings) {
+    if (active && !active.has(offering.spec.toolset)) continue;
+    const first = winners.get(offering.spec.name);
+    if (!first) winners.set(offering.spec.name, offering);
+    else {
+      let list = losers.get(offering.spec.name);
+      if (!list) losers.set(offering.spec.name, (list = []));
+      list.push(offering.extension);
+    }
+  }
+  const conflicts = [...losers].map(([tool, ignored]) => ({ tool, served: winners.get(tool)?.extension ?? '', ignored }));
+  return { served: [...winners.values()], conflicts };
+}
+
+/** Tool extensions whose target no awake extension offers (they apply nowhere, yet). */
+export function orphanToolExtensions(records: readonly ExtensionRecord[]): Array<{ tool: string; extension: string }> {
+  const offered = new Set(records.flatMap((r) => (r.contributions?.tools ?? []).map((t) => t.name)));
+  return records.flatMap((r) => (r.contributions?.toolExtensions ?? []).filter(([target]) => !offered.has(target)).map(([tool]) => ({ tool, extension: r.name })));
+}

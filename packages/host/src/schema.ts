@@ -1,0 +1,158 @@
+/**
+ * Tool and prompt schemas: a zod object, a zod raw shape, any Standard Schema,
+ * or a plain JSON Schema object (kept as is, for tools generated at run time).
+ * Each is converted to JSON Schema once per spec object (memoised), whichever
+ * copy of zod the extension brought, and validated through the Standard Schema
+ * interface so no host-side zod identity is needed.
+ */
+import { fromJsonSchema } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { stats } from './stats.js';
+
+/** A JSON Schema object, as sent to clients. */
+export type JsonSchemaObject = { [key: string]: unknown };
+
+/** The Standard Schema v1 interface (zod 4, valibot, arktype…), the part the host uses. */
+export interface StandardSchemaLike<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly jsonSchema?: {
+      readonly input: (options: { target: string }) => Record<string, unknown>;
+      readonly output: (options: { target: string }) => Record<string, unknown>;
+    };
+  };
+}
+
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+
+/** A record of Standard Schemas, as in `{ name: z.string() }`. */
+export type RawShapeLike = { readonly [key: string]: StandardSchemaLike };
+
+/** What a tool's `inputSchema`/`outputSchema` or a prompt's `argsSchema` may be. */
+export type SchemaLike = StandardSchemaLike | RawShapeLike | JsonSchemaObject;
+
+/** The type of the values a schema accepts once validated. */
+export type InferSchema<S> = S extends StandardSchemaLike<infer O>
+  ? O
+  : S extends RawShapeLike
+    ? { [K in keyof S]: S[K] extends StandardSchemaLike<infer O> ? O : never }
+    : Record<string, unknown>;
+
+/** A schema resolved for serving: its JSON form and a validator. */
+export interface ResolvedSchema {
+  readonly json: JsonSchemaObject;
+  /** The Standard Schema the SDK can validate with (for prompts' completable args). */
+  readonly standard: StandardSchemaLike;
+  /** Validates a value: the parsed value, or the issues as one readable message. */
+  validate(value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+  /** True when the schema came from a plain JSON Schema object. */
+  readonly plain: boolean;
+}
+
+/** True for anything implementing Standard Schema v1. */
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  if (typeof value !== 'object' || value === null) return false;
+  const std = (value as { '~standard'?: unknown })['~standard'];
+  return typeof std === 'object' && std !== null && typeof (std as { validate?: unknown }).validate === 'function';
+}
+
+/** True for a non-empty record whose values are all Standard Schemas. */
+export function isRawShape(value: unknown): value is RawShapeLike {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isStandardSchema(value)) return false;
+  const values = Object.values(value);
+  return values.length > 0 && values.every(isStandardSchema);
+}
+
+/** True for a value usable as a schema at all (for spec validation). */
+export function isSchemaLike(value: unknown): value is SchemaLike {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const cache = new WeakMap<object, { input?: ResolvedSchema; output?: ResolvedSchema }>();
+
+/**
+ * Resolves a schema once per schema object and direction. `io: 'input'` gives
+ * the shape a client sends (defaults optional); `'output'` the shape produced.
+ */
+export function resolveSchema(schema: SchemaLike, io: 'input' | 'output' = 'input'): ResolvedSchema {
+  let entry = cache.get(schema);
+  if (!entry) {
+    entry = {};
+    cache.set(schema, entry);
+  }
+  const hit = entry[io];
+  if (hit) return hit;
+  stats.schemaConversions++;
+  const resolved = convert(schema, io);
+  entry[io] = resolved;
+  return resolved;
+}
+
+function convert(schema: SchemaLike, io: 'input' | 'output'): ResolvedSchema {
+  if (isStandardSchema(schema)) return fromStandard(schema, io);
+  if (isRawShape(schema)) {
+    // A raw shape is wrapped in an object schema; zod 4 accepts fields from
+    // another copy of zod because it reads their definitions structurally.
+    return fromStandard(z.object(schema as unknown as z.ZodRawShape) as unknown as StandardSchemaLike, io);
+  }
+  return fromPlainJsonSchema(schema);
+}
+
+function fromStandard(schema: StandardSchemaLike, io: 'input' | 'output'): ResolvedSchema {
+  const json = toJsonSchema(schema, io);
+  return {
+    json,
+    standard: schema,
+    plain: false,
+    validate: async (value) => {
+      const result = await schema['~standard'].validate(value);
+      if (result.issues) return { ok: false, message: formatIssues(result.issues) };
+      return { ok: true, value: result.value };
+    },
+  };
+}
+
+function toJsonSchema(schema: StandardSchemaLike, io: 'input' | 'output'): JsonSchemaObject {
+  const std = schema['~standard'];
+  let json: Record<string, unknown>;
+  if (std.jsonSchema) {
+    json = std.jsonSchema[io]({ target: 'draft-2020-12' });
+  } else {
+    json = z.toJSONSchema(schema as unknown as z.ZodType, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  }
+  // `$schema` is noise on the wire; clients assume draft 2020-12.
+  const { $schema: _ignored, ...rest } = json;
+  return rest;
+}
+
+function fromPlainJsonSchema(schema: JsonSchemaObject): ResolvedSchema {
+  // Kept as is: a generated catalogue's schema must reach clients unchanged.
+  const standard = fromJsonSchema(schema as Parameters<typeof fromJsonSchema>[0]) as unknown as StandardSchemaLike;
+  return {
+    json: schema,
+    standard,
+    plain: true,
+    validate: async (value) => {
+      const result = await standard['~standard'].validate(value);
+      if (result.issues) return { ok: false, message: formatIssues(result.issues) };
+      return { ok: true, value: result.value };
+    },
+  };
+}
+
+function formatIssues(issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }>): string {
+  return issues
+    .slice(0, 10)
+    .map((issue) => {
+      const path = (issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+/** The JSON Schema of a tool that takes no arguments. */
+export const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} }) as JsonSchemaObject;

@@ -1,0 +1,402 @@
+/**
+ * The selection grammar (spec §3): what one URL, path tail or header asked for,
+ * and which toolsets that turns on.
+ *
+ * Everything here is pure and total: a selection comes from untrusted input on
+ * every request, so parsing never throws and its output is bounded by its input.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * What one query string (or path tail, or `X-MCP-Toolsets` header) asked for.
+ *
+ * Produced by {@link parseSelection}; several are united by {@link mergeSelections}.
+ */
+export interface Selection {
+  /** Names added to the defaults: bare keys (`?geo`) and `toolsets=`. */
+  readonly named: ReadonlySet<string>;
+  /**
+   * Names that replace the defaults and the named ones, or `null` when `only`
+   * was never said. An empty set is meaningful: `?only=` serves just the
+   * `always` toolsets.
+   */
+  readonly only: ReadonlySet<string> | null;
+  /** Names removed last: `without=` and bare keys with a false value (`?geo=off`). */
+  readonly without: ReadonlySet<string>;
+  /**
+   * True exactly when `named` and `without` are empty and `only` is `null`, so
+   * a deployment's `defaultSelection` applies. `?only=` is *not* empty.
+   */
+  readonly isEmpty: boolean;
+}
+
+/**
+ * What {@link parseSelection} accepts: a raw query string (with or without its
+ * leading `?`), an already-decoded `URLSearchParams`, or nothing at all.
+ */
+export type SelectionInput = string | URLSearchParams | undefined | null;
+
+/** Options of {@link parseSelection}. */
+export interface ParseSelectionOptions {
+  /**
+   * Keys to skip, compared with the trimmed, decoded key (case-sensitively, like
+   * the keywords). For query parameters that are not selections, e.g. `utm_source`
+   * or a session token a proxy appends. A single string is taken as one key, not
+   * as its characters.
+   */
+  readonly ignore?: Iterable<string> | undefined;
+}
+
+/**
+ * The minimal shape {@link activeToolsets} needs of a declared toolset; the host's
+ * full `Toolset` type is assignable to it.
+ */
+export interface ToolsetActivation {
+  /** The toolset's name, as written in URLs (case-sensitive). */
+  name: string;
+  /** On when the URL says nothing about it. Defaults to `true`. */
+  default?: boolean;
+  /** On whatever the URL says: neither `only=` nor `without=` turns it off. */
+  always?: boolean;
+}
+
+/** The selection that says nothing: every default and `always` toolset is on. */
+export const EMPTY_SELECTION: Selection = Object.freeze({
+  named: new Set<string>(),
+  only: null,
+  without: new Set<string>(),
+  isEmpty: true,
+});
+
+// Keywords are case-sensitive on purpose: `ONLY=x` names a toolset `ONLY`.
+const TOOLSETS = 'toolsets';
+const ONLY = 'only';
+const WITHOUT = 'without';
+
+// Compared after trimming and lower-casing, so `?geo=OFF` and `?geo= no ` count.
+const FALSE_VALUES: ReadonlySet<string> = new Set(['0', 'false', 'off', 'no']);
+
+// `fatal: false` turns invalid bytes into U+FFFD instead of throwing;
+// `ignoreBOM: true` keeps an encoded U+FEFF instead of silently dropping it when
+// it happens to start a run of escapes (decoding must be exactly "once").
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+// `\s` is the same set String.prototype.trim removes, so a name never holds
+// whitespace and trimming after the split has nothing left to do but be safe.
+const NAME_SEPARATORS = /[\s,]+/;
+
+function isHexDigit(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) || // 0-9
+    (code >= 0x41 && code <= 0x46) || // A-F
+    (code >= 0x61 && code <= 0x66) // a-f
+  );
+}
+
+/**
+ * Decodes one key or value of an `application/x-www-form-urlencoded` string:
+ * `+` is a space, `%XX` runs are bytes decoded as UTF-8 with invalid sequences
+ * replaced by U+FFFD, and a `%` not followed by two hex digits stays literal.
+ *
+ * Written by hand because `decodeURIComponent` throws on `%FF` or a lone `%`,
+ * and Node's `URLSearchParams` mangles some inputs. The result is never longer
+ * than the input: an escape is three characters and yields at most one UTF-16
+ * unit per byte.
+ */
+function decodeFormComponent(raw: string): string {
+  // Fast path: most keys and values are plain names.
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
+
+  let out = '';
+  let bytes: number[] = [];
+  const flush = (): void => {
+    if (bytes.length > 0) {
+      out += utf8.decode(Uint8Array.from(bytes));
+      bytes = [];
+    }
+  };
+
+  for (let i = 0; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    // charCodeAt past the end is NaN, which is not a hex digit: no bounds check needed.
+    if (code === 0x25 /* % */ && isHexDigit(raw.charCodeAt(i + 1)) && isHexDigit(raw.charCodeAt(i + 2))) {
+      bytes.push(Number.parseInt(raw.slice(i + 1, i + 3), 16));
+      i += 2;
+      continue;
+    }
+    // Bytes only form characters with adjacent bytes: anything literal ends the run.
+    flush();
+    out += code === 0x2b /* + */ ? ' ' : raw[i];
+  }
+  flush();
+  return out;
+}
+
+/** `<names>`: spaces count as commas; split on commas; trim; drop empties. */
+function splitNames(value: string): string[] {
+  const names: string[] = [];
+  for (const part of value.split(NAME_SEPARATORS)) {
+    const name = part.trim();
+    if (name !== '') names.push(name);
+  }
+  return names;
+}
+
+function isFalseValue(value: string): boolean {
+  return FALSE_VALUES.has(value.trim().toLowerCase());
+}
+
+function toIgnoreSet(ignore: Iterable<string> | undefined): ReadonlySet<string> {
+  if (ignore === undefined || ignore === null) return new Set();
+  // A string is iterable too; `ignore: 'token'` means the key, not t, o, k, e, n.
+  if (typeof ignore === 'string') return new Set([ignore]);
+  return new Set(ignore);
+}
+
+function makeSelection(named: ReadonlySet<string>, only: ReadonlySet<string> | null, without: ReadonlySet<string>): Selection {
+  return Object.freeze({
+    named,
+    only,
+    without,
+    isEmpty: named.size === 0 && only === null && without.size === 0,
+  });
+}
+
+/**
+ * Parses a selection (spec §3).
+ *
+ * Pair by pair (split on `&` only; `+` is a space; each key and value is
+ * percent-decoded once as UTF-8, invalid bytes becoming U+FFFD; a pair without
+ * `=` has value `""`; empty pairs are skipped):
+ *
+ * 1. the key is trimmed; empty keys and keys in `options.ignore` are skipped;
+ * 2. `toolsets=<names>` adds to `named`;
+ * 3. `only=<names>` adds to `only` (the first `only`, even empty, makes it a set);
+ * 4. `without=<names>` adds to `without`;
+ * 5. any other key is itself a list of names added to `named` — or to `without`
+ *    when its value is false (`0`, `false`, `off`, `no`, any case).
+ *
+ * `<names>` splits on commas and whitespace and drops empties. A
+ * `URLSearchParams` is taken as already decoded; only the key/value rules apply.
+ *
+ * Never throws, on any input; the total length of all names is at most the
+ * length of the input.
+ *
+ * @example
+ * ```ts
+ * parseSelection('?benchmarks&only=spaces&geo=off');
+ * // { named: {benchmarks}, only: {spaces}, without: {geo}, isEmpty: false }
+ * ```
+ */
+export function parseSelection(query?: SelectionInput, options?: ParseSelectionOptions): Selection {
+  const ignore = toIgnoreSet(options?.ignore);
+  const named = new Set<string>();
+  let only: Set<string> | null = null;
+  const without = new Set<string>();
+
+  const addPair = (rawKey: string, value: string): void => {
+    const key = rawKey.trim();
+    if (key === '' || ignore.has(key)) return;
+    switch (key) {
+      case TOOLSETS:
+        for (const name of splitNames(value)) named.add(name);
+        return;
+      case ONLY:
+        only ??= new Set();
+        for (const name of splitNames(value)) only.add(name);
+        return;
+      case WITHOUT:
+        for (const name of splitNames(value)) without.add(name);
+        return;
+      default: {
+        // The value of a bare key is ignored unless it explicitly says no.
+        // (Fix: in the Python host `?geo=false` turned `geo` on.)
+        const target = isFalseValue(value) ? without : named;
+        for (const name of splitNames(key)) target.add(name);
+      }
+    }
+  };
+
+  if (typeof query === 'string') {
+    const text = query.startsWith('?') ? query.slice(1) : query;
+    for (const pair of text.split('&')) {
+      if (pair === '') continue;
+      // Split before decoding, so `%26` and `%3D` are data, not separators.
+      const eq = pair.indexOf('=');
+      const rawKey = eq === -1 ? pair : pair.slice(0, eq);
+      const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+      addPair(decodeFormComponent(rawKey), decodeFormComponent(rawValue));
+    }
+  } else if (query instanceof URLSearchParams) {
+    for (const [key, value] of query) addPair(key, value);
+  }
+  // Anything else (undefined, null, or a wrong type from untyped callers) says nothing.
+
+  if (named.size === 0 && only === null && without.size === 0) return EMPTY_SELECTION;
+  return makeSelection(named, only, without);
+}
+
+/**
+ * Unites selections written in several places (query string, path tail,
+ * `X-MCP-Toolsets` header; spec §3.1), as if their pairs had been written in one
+ * query: `named` and `without` are unions; `only` is `null` unless some part said
+ * `only`, and then the union of those parts' `only`.
+ */
+export function mergeSelections(...parts: Selection[]): Selection {
+  const named = new Set<string>();
+  let only: Set<string> | null = null;
+  const without = new Set<string>();
+  for (const part of parts) {
+    for (const name of part.named) named.add(name);
+    if (part.only !== null) {
+      only ??= new Set();
+      for (const name of part.only) only.add(name);
+    }
+    for (const name of part.without) without.add(name);
+  }
+  if (named.size === 0 && only === null && without.size === 0) return EMPTY_SELECTION;
+  return makeSelection(named, only, without);
+}
+
+/**
+ * Which toolsets a selection turns on (spec §3):
+ *
+ * - nothing said → every `default` toolset (default `true`) plus every `always` one;
+ * - bare names and `toolsets=` add to the defaults;
+ * - `only=` (even empty) replaces the defaults and the named ones; `always` stay;
+ * - `without=` removes last, but never an `always` toolset;
+ * - unknown names are ignored here (see {@link unknownNames}), never refused.
+ *
+ * When a name is declared more than once (several extensions contributing to one
+ * subject), the first declaration's `default` and `always` count, as the first
+ * declaration is the one described. The result is in declaration order; use
+ * {@link activationKey} for an order-free identity.
+ */
+export function activeToolsets(declared: Iterable<ToolsetActivation>, selection: Selection = EMPTY_SELECTION): Set<string> {
+  const first = new Map<string, ToolsetActivation>();
+  for (const toolset of declared) {
+    if (!first.has(toolset.name)) first.set(toolset.name, toolset);
+  }
+
+  const active = new Set<string>();
+  for (const [name, toolset] of first) {
+    const always = toolset.always === true;
+    const asked = selection.only !== null ? selection.only.has(name) : toolset.default !== false || selection.named.has(name);
+    if (always || (asked && !selection.without.has(name))) active.add(name);
+  }
+  return active;
+}
+
+/**
+ * Every name the selection uses (in `named`, `only` or `without`) that no declared
+ * toolset has — for a warning or a hint, since unknown names are never refused.
+ * Names are case-sensitive: `Benchmarks` is unknown when `benchmarks` is declared.
+ */
+export function unknownNames(declared: Iterable<{ name: string }>, selection: Selection = EMPTY_SELECTION): Set<string> {
+  const known = new Set<string>();
+  for (const toolset of declared) known.add(toolset.name);
+  const unknown = new Set<string>();
+  const check = (names: Iterable<string>): void => {
+    for (const name of names) if (!known.has(name)) unknown.add(name);
+  };
+  check(selection.named);
+  if (selection.only !== null) check(selection.only);
+  check(selection.without);
+  return unknown;
+}
+
+// UTF-16 code-unit order differs from code-point order only between surrogates
+// (U+D800–DFFF, which encode U+10000 and up) and U+E000–FFFF. Shifting those two
+// ranges past each other makes plain unit comparison agree with code points,
+// without allocating, and stays a total order on malformed strings.
+function codePointUnit(unit: number): number {
+  if (unit >= 0xe000) return unit - 0x800;
+  if (unit >= 0xd800) return unit + 0x2000;
+  return unit;
+}
+
+/**
+ * Compares two strings by Unicode code point: locale-free and stable across
+ * machines, unlike `localeCompare`, and unlike `<` it orders astral characters
+ * after U+E000–FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointUnit(x) - codePointUnit(y);
+  }
+  return a.length - b.length;
+}
+
+function sortedNames(names: Iterable<string>): string[] {
+  return Array.from(new Set(names)).sort(compareCodePoints);
+}
+
+/**
+ * The cache identity of a set of active toolsets: the distinct names sorted by
+ * code point, joined with `,`. Equal sets give equal keys, so `?a&b`, `?b&a` and
+ * `?toolsets=b,a` share one built server.
+ */
+export function activationKey(active: Iterable<string>): string {
+  return sortedNames(active).join(',');
+}
+
+/** The activation event fired when a build asks for toolset `name` (spec §4). */
+export function onToolset(name: string): string {
+  return `onToolset:${name}`;
+}
+
+/**
+ * The names whose `onToolset` events a build fires for a selection, before it
+ * knows what is declared: `named ∪ only` (`without` wakes nothing).
+ */
+export function namesInSelection(selection: Selection): Set<string> {
+  const names = new Set(selection.named);
+  if (selection.only !== null) for (const name of selection.only) names.add(name);
+  return names;
+}
+
+// `encodeURIComponent` throws on a lone surrogate, which a raw query string can
+// carry. Such a character is written as is: the parser copies unescaped
+// characters verbatim, so the round trip still holds.
+function encodeName(name: string): string {
+  try {
+    return encodeURIComponent(name);
+  } catch {
+    let out = '';
+    for (const ch of name) {
+      try {
+        out += encodeURIComponent(ch);
+      } catch {
+        out += ch;
+      }
+    }
+    return out;
+  }
+}
+
+function listParam(key: string, names: Iterable<string>): string {
+  return `${key}=${sortedNames(names).map(encodeName).join(',')}`;
+}
+
+/**
+ * A canonical query string (without the leading `?`) for a selection:
+ * `toolsets=…&only=…&without=…`, each part present only when it says something,
+ * names sorted by code point and percent-encoded. `""` for the empty selection.
+ *
+ * For any selection {@link parseSelection} produced, parsing the result gives an
+ * equal selection; so it suits `howToSelect` hints and logs. (A hand-built
+ * selection with empty names, or names holding commas or whitespace, cannot
+ * round-trip: the grammar cannot say them.)
+ */
+export function selectionToQuery(selection: Selection): string {
+  const params: string[] = [];
+  if (selection.named.size > 0) params.push(listParam(TOOLSETS, selection.named));
+  // `only=` with no names is meaningful (just the `always` toolsets), so keep it.
+  if (selection.only !== null) params.push(listParam(ONLY, selection.only));
+  if (selection.without.size > 0) params.push(listParam(WITHOUT, selection.without));
+  return params.join('&');
+}

@@ -1,0 +1,157 @@
+/**
+ * Tool specs: what an extension offers at `mcp.tools`. A spec is plain data plus
+ * an ordinary handler function, so a test calls `tool.handler(args, ctx)` with
+ * no server at all.
+ */
+import type { CallToolResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
+import { describeValue, ErrorCodes, ReactorError } from './errors.js';
+import { isSchemaLike, type InferSchema, type SchemaLike } from './schema.js';
+
+export type { ToolAnnotations, CallToolResult };
+
+/**
+ * The context a tool handler receives: the SDK's own handler context, unchanged,
+ * plus the offering extension's name, the active toolsets, and `signal` — the
+ * call's abort signal (also at `mcpReq.signal`), aborted when the client cancels
+ * or the call exceeds its time limit.
+ */
+export type ToolContext = ServerContext & {
+  /** The name of the extension that offered the tool. */
+  readonly extension: string;
+  /** The toolsets active on this connection. */
+  readonly toolsets: ReadonlySet<string>;
+  /** Aborted on cancellation or time-out; the same as `mcpReq.signal`. */
+  readonly signal: AbortSignal;
+};
+
+/** A tool handler: any JSON value, a string, a `CallToolResult` or undefined. */
+export type ToolHandler<Args = Record<string, unknown>> = (args: Args, ctx: ToolContext) => unknown;
+
+/** What `mcp.tools` holds: one tool, offered under its name. */
+export interface ToolSpec<Args = Record<string, unknown>> {
+  /** SEP-986 tool name: 1–128 of `A-Z a-z 0-9 . _ -`. */
+  readonly name: string;
+  /** Display name for clients. */
+  readonly title?: string;
+  /** What the tool does, for a model to read. Required. */
+  readonly description: string;
+  /** A zod object, a zod raw shape, any Standard Schema, or a plain JSON Schema object. */
+  readonly inputSchema?: SchemaLike;
+  /** Optional output schema; an object result then also becomes `structuredContent`. */
+  readonly outputSchema?: SchemaLike;
+  /** MCP tool annotations (hints), sent as is. */
+  readonly annotations?: ToolAnnotations;
+  /** The toolset it belongs to; default: its extension's first declared toolset. */
+  readonly toolset?: string;
+  /** Carried to the tool's `_meta`, never interpreted by the host. */
+  readonly meta?: Record<string, unknown>;
+  /** Time limit of one call, in milliseconds (overrides the host's `toolTimeoutMs`). */
+  readonly timeoutMs?: number;
+  /** Icons for clients that show them. */
+  readonly icons?: ReadonlyArray<{ src: string; mimeType?: string; sizes?: string[] }>;
+  /** The handler: an ordinary function. */
+  readonly handler: ToolHandler<Args>;
+}
+
+/** The definition `defineTool` takes: a spec whose handler's args are inferred from `inputSchema`. */
+export type ToolDefinition<S extends SchemaLike | undefined> = Omit<ToolSpec<InferSchema<S>>, 'inputSchema'> & {
+  readonly inputSchema?: S;
+};
+
+/** SEP-986: the characters and length a tool name may have. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Defines a tool, typed from its input schema, and checks it at once: an
+ * invalid name, a missing description or a handler that is not a function
+ * throws a {@link ReactorError} (`REACTOR_TOOL_INVALID`).
+ */
+export function defineTool<S extends SchemaLike | undefined = undefined>(
+  definition: ToolDefinition<S>,
+): ToolSpec<InferSchema<S>> {
+  assertValidToolSpec(definition as unknown as ToolSpec<unknown>);
+  return definition as ToolSpec<InferSchema<S>>;
+}
+
+/**
+ * Checks a spec's shape, naming the extension when known. Used by `defineTool`
+ * and again by the host for specs built without it.
+ */
+export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string): void {
+  const of = extension === undefined ? '' : ` of extension "${extension}"`;
+  const fail = (problem: string, expected: string, received: string, hint: string): never => {
+    throw new ReactorError(ErrorCodes.TOOL_INVALID, {
+      subject: `tool ${typeof spec?.name === 'string' ? JSON.stringify(spec.name) : '(unnamed)'}${of}`,
+      problem,
+      expected,
+      received,
+      hint,
+      ...(extension === undefined ? {} : { extension }),
+    });
+  };
+  if (typeof spec !== 'object' || spec === null) {
+    fail('is not a tool spec', 'an object with name, description and handler', describeValue(spec), 'build tools with defineTool({ name, description, handler })');
+  }
+  if (typeof spec.name !== 'string' || !TOOL_NAME_PATTERN.test(spec.name)) {
+    fail(
+      'has an invalid name',
+      '1 to 128 characters of A-Z, a-z, 0-9, ".", "_" or "-" (SEP-986)',
+      describeValue(spec.name),
+      'use snake_case, e.g. "list_spaces"',
+    );
+  }
+  if (typeof spec.description !== 'string' || spec.description.trim() === '') {
+    fail('has no description', 'a non-empty string a model can read', describeValue(spec.description), 'say what the tool does and when to use it');
+  }
+  if (typeof spec.handler !== 'function') {
+    fail('has no handler', 'a function (args, ctx) => result', describeValue(spec.handler), 'pass handler: async (args, ctx) => …');
+  }
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    const schema = spec[key];
+    if (schema !== undefined && !isSchemaLike(schema)) {
+      fail(`has an invalid ${key}`, 'a zod object, a zod raw shape or a JSON Schema object', describeValue(schema), 'use z.object({ … })');
+    }
+  }
+  if (spec.toolset !== undefined && (typeof spec.toolset !== 'string' || spec.toolset === '')) {
+    fail('has an invalid toolset', 'a toolset name', describeValue(spec.toolset), 'leave toolset out to use the extension\'s first toolset');
+  }
+  if (spec.timeoutMs !== undefined && !(typeof spec.timeoutMs === 'number' && spec.timeoutMs > 0)) {
+    fail('has an invalid timeoutMs', 'a positive number of milliseconds', describeValue(spec.timeoutMs), 'leave it out to use the host default');
+  }
+}
+
+/** True for a value that already is a `CallToolResult` (an object with a `content` array). */
+export function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
+}
+
+/**
+ * Converts what the outermost handler returned into a `CallToolResult`:
+ * a result passes through; a string becomes one text item; `undefined` an
+ * empty list; any other JSON value a JSON text item — and `structuredContent`
+ * too when the tool has an output schema and the value is an object.
+ */
+export function toCallToolResult(value: unknown, hasOutputSchema: boolean): CallToolResult {
+  if (isCallToolResult(value)) return value;
+  if (value === undefined) return { content: [] };
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  const text = JSON.stringify(value, jsonReplacer) ?? String(value);
+  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  if (hasOutputSchema && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    result.structuredContent = JSON.parse(text) as Record<string, unknown>;
+  }
+  return result;
+}
+
+// BigInts and Maps are not JSON; render them readably instead of throwing.
+function jsonReplacer(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Map) return Object.fromEntries(value);
+  if (value instanceof Set) return [...value];
+  return value;
+}
+
+/** The error result a thrown error becomes: its message, never its stack. */
+export function toolErrorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
