@@ -75,9 +75,9 @@ export function renderListEntry(spec: ToolSpec<Record<string, unknown>>, input: 
     inputSchema: (input?.json ?? EMPTY_OBJECT_SCHEMA) as Tool['inputSchema'],
   };
   if (spec.title !== undefined) entry.title = spec.title;
-  if (outputJson !== undefined) entry.outputSchema = outputJson as Tool['outputSchema'];
+  if (outputJson !== undefined) entry.outputSchema = outputJson;
   if (spec.annotations !== undefined) entry.annotations = spec.annotations;
-  if (spec.icons !== undefined) entry.icons = spec.icons.map((icon) => ({ ...icon })) as Tool['icons'];
+  if (spec.icons !== undefined) entry.icons = spec.icons.map((icon) => ({ ...icon }));
   if (spec.meta !== undefined) entry._meta = { ...spec.meta };
   return entry;
 }

@@ -49,7 +49,7 @@ export function createStderrLogger(
     return ((objOrMsg: object | string, msg?: string) => {
       const fields = typeof objOrMsg === 'string' ? { msg: objOrMsg } : { ...serializeFields(objOrMsg), msg };
       write(`${JSON.stringify({ level: name, time: Date.now(), ...bindings, ...fields })}\n`);
-    }) as LogFn;
+    });
   };
   return {
     trace: at('trace'),

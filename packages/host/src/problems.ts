@@ -8,7 +8,7 @@ import { errorMessage, isReactorError, type ErrorCode } from './errors.js';
 /** One contained failure. */
 export interface Problem {
   /** Stable error code (`REACTOR_…`). */
-  readonly code: ErrorCode | string;
+  readonly code: ErrorCode;
   /** The extension at fault, when one is. */
   readonly extension?: string;
   /** The tool, resource or prompt concerned, when one is. */

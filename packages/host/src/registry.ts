@@ -151,7 +151,8 @@ export class Registry {
           extension: name,
         });
       }
-      if (deferred && (raw as DeferredExtension).error) throw (raw as DeferredExtension).error;
+      const discoveryError = deferred ? (raw as DeferredExtension).error : undefined;
+      if (discoveryError) throw discoveryError;
       assertValidManifest(raw.manifest, origin);
       assertCompatible(raw.manifest, origin);
       record.declaredToolsets = declaredToolsetsOf(raw, name);
@@ -372,7 +373,7 @@ function assertCompatible(manifest: PluginManifest, origin: string | undefined):
 }
 
 function declaredToolsetsOf(input: ExtensionInput, name: string): Toolset[] {
-  let toolsets: readonly Toolset[] | undefined;
+  let toolsets: unknown;
   if (isDeferredExtension(input)) toolsets = input.toolsets;
   else if (typeof input.toolsets === 'function') {
     try {
@@ -387,12 +388,15 @@ function declaredToolsetsOf(input: ExtensionInput, name: string): Toolset[] {
       });
     }
   }
-  if (toolsets === undefined || toolsets.length === 0) return [{ name }];
+  if (toolsets === undefined) return [{ name }];
   if (!Array.isArray(toolsets)) {
     throw new ReactorError(ErrorCodes.TOOLSET_INVALID, { subject: `extension "${name}"`, problem: 'toolsets() did not return an array', received: describeValue(toolsets), extension: name });
   }
-  for (const t of toolsets) assertValidToolset(t, name);
-  return [...toolsets];
+  // An extension that declares none gets one toolset named after it, on by default.
+  if (toolsets.length === 0) return [{ name }];
+  const list = toolsets as Toolset[];
+  for (const t of list) assertValidToolset(t, name);
+  return [...list];
 }
 
 async function loadDeferred(record: ExtensionRecord): Promise<McpExtension> {
@@ -472,10 +476,8 @@ function readContributions(
       });
     }
   };
-  const toolsets = declaredToolsetsOf(ext, name);
-  if (declared.length > 0 && toolsets.map((t) => t.name).join(',') !== declared.map((t) => t.name).join(',') && declared[0]?.name !== name) {
-    // A deferred declaration was checked on import; objects declare themselves.
-  }
+  // Re-read: a deferred extension's declaration was checked against its module on import.
+  const toolsets = declared.length > 0 && !ext.toolsets ? declared : declaredToolsetsOf(ext, name);
   const home = toolsets[0]?.name ?? name;
   const rawTools = call('tools', ext.tools as (() => ToolSpec<Record<string, unknown>>[]) | undefined, []);
   const toolExtensions = call('toolExtensions', ext.toolExtensions, []);

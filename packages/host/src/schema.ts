@@ -97,7 +97,7 @@ function convert(schema: SchemaLike, io: 'input' | 'output'): ResolvedSchema {
   if (isRawShape(schema)) {
     // A raw shape is wrapped in an object schema; zod 4 accepts fields from
     // another copy of zod because it reads their definitions structurally.
-    return fromStandard(z.object(schema as unknown as z.ZodRawShape) as unknown as StandardSchemaLike, io);
+    return fromStandard(z.object(schema as unknown as z.ZodRawShape), io);
   }
   return fromPlainJsonSchema(schema);
 }
@@ -122,7 +122,7 @@ function toJsonSchema(schema: StandardSchemaLike, io: 'input' | 'output'): JsonS
   if (std.jsonSchema) {
     json = std.jsonSchema[io]({ target: 'draft-2020-12' });
   } else {
-    json = z.toJSONSchema(schema as unknown as z.ZodType, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+    json = z.toJSONSchema(schema as unknown as z.ZodType, { io, unrepresentable: 'any' });
   }
   // `$schema` is noise on the wire; clients assume draft 2020-12.
   const { $schema: _ignored, ...rest } = json;
@@ -155,4 +155,4 @@ function formatIssues(issues: ReadonlyArray<{ readonly message: string; readonly
 }
 
 /** The JSON Schema of a tool that takes no arguments. */
-export const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} }) as JsonSchemaObject;
+export const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} });

@@ -70,7 +70,7 @@ export function defineTool<S extends SchemaLike | undefined = undefined>(
   definition: ToolDefinition<S>,
 ): ToolSpec<InferSchema<S>> {
   assertValidToolSpec(definition as unknown as ToolSpec<unknown>);
-  return definition as ToolSpec<InferSchema<S>>;
+  return definition;
 }
 
 /**
@@ -135,7 +135,8 @@ export function toCallToolResult(value: unknown, hasOutputSchema: boolean): Call
   if (isCallToolResult(value)) return value;
   if (value === undefined) return { content: [] };
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  const text = JSON.stringify(value, jsonReplacer) ?? String(value);
+  // JSON.stringify answers undefined for functions and symbols: say what they were instead.
+  const text = JSON.stringify(value, jsonReplacer) ?? describeValue(value);
   const result: CallToolResult = { content: [{ type: 'text', text }] };
   if (hasOutputSchema && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     result.structuredContent = JSON.parse(text) as Record<string, unknown>;

@@ -47,7 +47,7 @@ export async function connect(host: McpHost, options: ConnectOptions = {}): Prom
     server,
     built,
     toolNames: async () => (await client.listTools()).tools.map((t) => t.name),
-    callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })),
     close: async () => {
       await client.close();
       await server.close();
