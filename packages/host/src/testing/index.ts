@@ -92,3 +92,6 @@ export function testContext(overrides: {
     logs,
   } as unknown as ToolContext & { logs: Array<{ level: string; data: unknown }> };
 }
+
+export { captureLogger } from './captureLogger.js';
+export type { CapturedLog } from './captureLogger.js';

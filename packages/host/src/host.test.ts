@@ -1,0 +1,506 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/server';
+import { buildHost, McpHost } from './host.js';
+import { defineExtension, type McpExtension } from './extension.js';
+import { defineTool } from './tool.js';
+import { parseSelection } from './selection.js';
+import { ErrorCodes, isReactorError } from './errors.js';
+import { captureLogger } from './testing/captureLogger.js';
+import { silentLogger } from './logger.js';
+import { connect } from './testing/index.js';
+
+const tool = (name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {}) =>
+  defineTool({ name, description: `The ${name} tool.`, handler: () => name, ...extra });
+
+/** The spec §3 cast: core always, spaces default, benchmarks and library opt-in. */
+function cast() {
+  return [
+    defineExtension({ manifest: { name: 'core', version: '1.0.0' }, toolsets: () => [{ name: 'core', always: true }], tools: () => [tool('ping')] }),
+    defineExtension({ manifest: { name: 'spaces', version: '1.0.0' }, toolsets: () => [{ name: 'spaces', instructions: 'Spaces are folders.' }], tools: () => [tool('list_spaces')] }),
+    defineExtension({ manifest: { name: 'benchmarks', version: '1.0.0' }, toolsets: () => [{ name: 'benchmarks', default: false, instructions: 'Benchmarks are graded.' }], tools: () => [tool('list_runs')] }),
+    defineExtension({ manifest: { name: 'library', version: '1.0.0' }, toolsets: () => [{ name: 'library', default: false }], tools: () => [tool('find_book')] }),
+  ];
+}
+
+describe('building a server for a selection', () => {
+  it.each([
+    ['', ['list_spaces', 'ping']],
+    ['benchmarks', ['list_runs', 'list_spaces', 'ping']],
+    ['only=benchmarks', ['list_runs', 'ping']],
+    ['only=', ['ping']],
+    ['without=spaces', ['ping']],
+    ['without=core', ['list_spaces', 'ping']],
+    ['benchmarks&library', ['find_book', 'list_runs', 'list_spaces', 'ping']],
+  ])('?%s serves %j', async (query, tools) => {
+    const host = await buildHost(cast(), { logger: silentLogger });
+    const built = await host.build(parseSelection(query));
+    expect([...built.toolNames].sort()).toEqual(tools);
+  });
+
+  it('shares one cached server between equal sets of active toolsets', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger });
+    const a = await host.build(parseSelection('benchmarks&library'));
+    expect(await host.build(parseSelection('library&benchmarks'))).toBe(a);
+    expect(await host.build(parseSelection('toolsets=library,benchmarks'))).toBe(a);
+  });
+
+  it('returns a copy carrying this selection\'s unknown names, sharing the server', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger });
+    const plain = await host.build(parseSelection('benchmarks'));
+    const stale = await host.build(parseSelection('benchmarks&nosuch'));
+    expect(stale).not.toBe(plain);
+    expect(stale.server).toBe(plain.server);
+    expect([...stale.unknown]).toEqual(['nosuch']);
+    expect([...plain.unknown]).toEqual([]);
+  });
+
+  it('composes instructions from the active toolsets only', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger, instructions: 'Reactor demo.' });
+    const plain = await host.build();
+    expect(plain.instructions).toBe('Reactor demo.\n\n## spaces\n\nSpaces are folders.');
+    const withBenchmarks = await host.build(parseSelection('benchmarks'));
+    expect(withBenchmarks.instructions).toContain('## benchmarks\n\nBenchmarks are graded.');
+  });
+
+  it('mints fresh servers that each hold their own connection', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger });
+    const built = await host.build();
+    const a = await built.createServer();
+    const b = await built.createServer();
+    expect(a).not.toBe(b);
+    expect(a).not.toBe(built.server);
+  });
+
+  it('makes every server with the serverFactory, so no selection escapes it', async () => {
+    class AuthedServer extends McpServer {}
+    const factory = vi.fn((name: string, instructions: string) => new AuthedServer({ name, version: '1.0.0' }, { instructions }));
+    const host = await buildHost(cast(), { logger: silentLogger, serverFactory: factory });
+    for (const query of ['', 'only=', 'benchmarks', 'library']) {
+      const built = await host.build(parseSelection(query));
+      expect(built.server).toBeInstanceOf(AuthedServer);
+      expect(await built.createServer()).toBeInstanceOf(AuthedServer);
+    }
+    expect(factory).toHaveBeenCalledTimes(8);
+  });
+});
+
+describe('activation', () => {
+  function held(calls: string[]) {
+    return defineExtension({
+      manifest: { name: 'benchmarks', version: '1.0.0', activationEvents: ['onToolset:benchmarks'] },
+      toolsets: () => [{ name: 'benchmarks', default: false }],
+      tools: () => (calls.push('tools'), [tool('list_runs')]),
+      onStart: () => void calls.push('onStart'),
+    });
+  }
+
+  it('holds an extension until a URL names its toolset, then wakes it once', async () => {
+    const calls: string[] = [];
+    const host = await buildHost([...cast().slice(0, 2), held(calls)], { logger: silentLogger });
+    expect(host.declaredToolsets().map((t) => t.name)).toContain('benchmarks');
+    await host.build();
+    expect(calls).toEqual([]);
+    const before = host.revision;
+    const built = await host.build(parseSelection('benchmarks'));
+    expect(built.toolNames).toContain('list_runs');
+    expect(calls).toEqual(['tools', 'onStart']);
+    expect(host.revision).toBeGreaterThan(before);
+    const after = host.revision;
+    await host.build(parseSelection('benchmarks'));
+    expect(host.revision).toBe(after);
+  });
+
+  it('wakes a held extension whose toolset is on by default (Fix)', async () => {
+    const calls: string[] = [];
+    const ext = defineExtension({
+      manifest: { name: 'geo', version: '1.0.0', activationEvents: ['onToolset:geo'] },
+      tools: () => (calls.push('tools'), [tool('where')]),
+    });
+    const host = await buildHost([ext], { logger: silentLogger });
+    expect((await host.build()).toolNames).toEqual(['where']);
+  });
+
+  it('wakes single-flight: concurrent builds share one load and one onStart', async () => {
+    let loads = 0;
+    let starts = 0;
+    const deferred = {
+      kind: 'deferred' as const,
+      manifest: { name: 'benchmarks', version: '1.0.0', activationEvents: ['onToolset:benchmarks'] },
+      toolsets: [{ name: 'benchmarks', default: false }],
+      package: '@reactor/ext-benchmarks@1.0.0',
+      load: async () => {
+        loads++;
+        await Promise.resolve();
+        return defineExtension({
+          manifest: { name: 'benchmarks', version: '1.0.0', activationEvents: ['onToolset:benchmarks'] },
+          toolsets: () => [{ name: 'benchmarks', default: false }],
+          tools: () => [tool('list_runs')],
+          onStart: () => void starts++,
+        });
+      },
+    };
+    const host = await buildHost([deferred], { logger: silentLogger });
+    expect(loads).toBe(0);
+    const builds = await Promise.all(Array.from({ length: 10 }, () => host.build(parseSelection('benchmarks'))));
+    expect(loads).toBe(1);
+    expect(starts).toBe(1);
+    for (const b of builds) expect(b.toolNames).toEqual(['list_runs']);
+  });
+
+  it('refuses a discovered module whose declarations differ from its package.json', async () => {
+    const logger = captureLogger();
+    const deferred = {
+      kind: 'deferred' as const,
+      manifest: { name: 'benchmarks', version: '1.0.0', activationEvents: ['onToolset:benchmarks'] },
+      toolsets: [{ name: 'benchmarks', default: false }],
+      package: '@reactor/ext-benchmarks@1.0.0',
+      load: () => Promise.resolve(defineExtension({ manifest: { name: 'benchmarks', version: '1.0.0' }, toolsets: () => [{ name: 'bench' }] })),
+    };
+    const host = await buildHost([deferred], { logger });
+    const built = await host.build(parseSelection('benchmarks'));
+    expect(built.toolNames).toEqual([]);
+    const problem = host.report().problems.find((p) => p.extension === 'benchmarks');
+    expect(problem?.code).toBe(ErrorCodes.DECLARATION_MISMATCH);
+    expect(problem?.message).toContain('toolsets');
+  });
+
+  it('stands an extension down on a deactivation event and can wake it again', async () => {
+    const stops: string[] = [];
+    const ext = defineExtension({
+      manifest: { name: 'sandboxes', version: '1.0.0', activationEvents: ['onToolset:sandboxes'], deactivationEvents: ['onToolset:panic'] },
+      toolsets: () => [{ name: 'sandboxes', default: false }],
+      tools: () => [tool('launch_sandbox')],
+      onStop: () => void stops.push('sandboxes'),
+    });
+    const host = await buildHost([ext, defineExtension({ manifest: { name: 'panic', version: '1.0.0' }, toolsets: () => [{ name: 'panic', default: false }] })], { logger: silentLogger });
+    expect((await host.build(parseSelection('sandboxes'))).toolNames).toEqual(['launch_sandbox']);
+    await host.build(parseSelection('panic'));
+    expect(stops).toEqual(['sandboxes']);
+    expect(host.offeredTools().map((t) => t.name)).toEqual([]);
+    expect((await host.build(parseSelection('sandboxes'))).toolNames).toEqual(['launch_sandbox']);
+  });
+
+  it('enable and disable drop the cache themselves (Fix)', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger });
+    const before = await host.build();
+    await host.disable('spaces');
+    const without = await host.build();
+    expect(without).not.toBe(before);
+    expect(without.toolNames).toEqual(['ping']);
+    expect(host.declaredToolsets().map((t) => t.name)).not.toContain('spaces');
+    await host.enable('spaces');
+    expect((await host.build()).toolNames).toContain('list_spaces');
+    await expect(host.disable('nosuch')).rejects.toMatchObject({ code: ErrorCodes.EXTENSION_NOT_FOUND });
+  });
+
+  it('runs onStart dependencies first and onStop in reverse order', async () => {
+    const order: string[] = [];
+    const mk = (name: string, dependencies?: string[]) =>
+      defineExtension({
+        manifest: { name, version: '1.0.0', ...(dependencies ? { dependencies } : {}) },
+        onStart: () => void order.push(`start ${name}`),
+        onStop: () => void order.push(`stop ${name}`),
+      });
+    const host = await buildHost([mk('audit', ['store']), mk('store'), mk('api', ['audit'])], { logger: silentLogger });
+    await host.stop();
+    expect(order).toEqual(['start store', 'start audit', 'start api', 'stop api', 'stop audit', 'stop store']);
+  });
+});
+
+describe('dependencies', () => {
+  it('fails an extension whose dependency is missing, and its dependents, naming them', async () => {
+    const host = await buildHost(
+      [
+        defineExtension({ manifest: { name: 'audit', version: '1.0.0', dependencies: ['store'] }, tools: () => [tool('audit_log')] }),
+        defineExtension({ manifest: { name: 'report', version: '1.0.0', dependencies: ['audit'] }, tools: () => [tool('report')] }),
+        defineExtension({ manifest: { name: 'ok', version: '1.0.0' }, tools: () => [tool('fine')] }),
+      ],
+      { logger: silentLogger },
+    );
+    const states = Object.fromEntries(host.report().extensions.map((e) => [e.name, e.state]));
+    expect(states).toEqual({ audit: 'failed', report: 'failed', ok: 'active' });
+    const messages = host.report().problems.map((p) => p.message);
+    expect(messages.some((m) => m.includes('"store", which is not registered'))).toBe(true);
+    expect((await host.build()).toolNames).toEqual(['fine']);
+  });
+
+  it('names the chain of a dependency cycle', async () => {
+    const host = await buildHost(
+      [
+        defineExtension({ manifest: { name: 'a', version: '1.0.0', dependencies: ['b'] } }),
+        defineExtension({ manifest: { name: 'b', version: '1.0.0', dependencies: ['a'] } }),
+      ],
+      { logger: silentLogger },
+    );
+    const cycle = host.report().problems.find((p) => p.code === ErrorCodes.DEPENDENCY_CYCLE);
+    expect(cycle?.message).toMatch(/a → b → a|b → a → b/);
+  });
+});
+
+describe('tool extensions', () => {
+  const calls: string[] = [];
+  const target = defineExtension({
+    manifest: { name: 'spaces', version: '1.0.0' },
+    tools: () => [
+      defineTool({
+        name: 'read_file',
+        description: 'Read a file.',
+        inputSchema: z.object({ space: z.string(), path: z.string() }),
+        meta: { owner: 'spaces', keep: true },
+        handler: (args) => (calls.push('original'), `${args.space}/${args.path}`),
+      }),
+    ],
+  });
+  const extender = (name: string, order: number | undefined, extra: object = {}) =>
+    defineExtension({
+      manifest: { name, version: '1.0.0' },
+      toolExtensions: () => [
+        ['read_file', { ...(order === undefined ? {} : { order }), description: `by ${name}`, meta: { owner: name }, wrap: (original) => (args, ctx) => (calls.push(name), original(args, ctx)), ...extra }],
+      ],
+    });
+
+  it('applies by order, then registration; the last applied is outermost and has the last word', async () => {
+    calls.length = 0;
+    const host = await buildHost([target, extender('late', 5), extender('audit', undefined), extender('guard', undefined)], { logger: silentLogger });
+    const conn = await connect(host);
+    const listed = (await conn.client.listTools()).tools[0]!;
+    expect(listed.description).toBe('by late');
+    expect(listed._meta).toEqual({ owner: 'late', keep: true });
+    await conn.callTool('read_file', { space: 's', path: 'p' });
+    expect(calls).toEqual(['late', 'guard', 'audit', 'original']);
+    expect((await host.describe()).provenance['read_file']).toEqual({ offeredBy: 'spaces', extendedBy: ['audit', 'guard', 'late'] });
+    await conn.close();
+  });
+
+  it('gives the same result whatever order the extending packages were registered in', async () => {
+    const a = await buildHost([target, extender('x', 1), extender('y', 1)], { logger: silentLogger });
+    const b = await buildHost([extender('x', 1), target, extender('y', 1)], { logger: silentLogger });
+    expect(a.offeredTools()[0]?.description).toBe(b.offeredTools()[0]?.description);
+  });
+
+  it('a narrowing wrapper fills an argument in and removes it from the schema', async () => {
+    const narrow = defineExtension({
+      manifest: { name: 'tenant-space', version: '1.0.0' },
+      toolExtensions: () => [['read_file', { inputSchema: z.object({ path: z.string() }), wrap: (original) => (args, ctx) => original({ ...args, space: 'mine' }, ctx) }]],
+    });
+    const host = await buildHost([target, narrow], { logger: silentLogger });
+    const conn = await connect(host);
+    const listed = (await conn.client.listTools()).tools[0]!;
+    expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(['path']);
+    expect((await conn.callTool('read_file', { path: 'notes.md' })).content).toEqual([{ type: 'text', text: 'mine/notes.md' }]);
+    await conn.close();
+  });
+
+  it('fails closed: a throwing or non-function wrap leaves the tool out, never half-extended', async () => {
+    const logger = captureLogger();
+    const bad = defineExtension({
+      manifest: { name: 'broken', version: '1.0.0' },
+      toolExtensions: () => [['read_file', { wrap: () => 'not a function' as never }]],
+    });
+    const other = defineExtension({ manifest: { name: 'other', version: '1.0.0' }, tools: () => [tool('other_tool')] });
+    const host = await buildHost([target, bad, other], { logger });
+    expect((await host.build()).toolNames).toEqual(['other_tool']);
+    const logged = logger.entries.find((e) => e.fields.code === ErrorCodes.TOOL_EXTENSION_FAILED);
+    expect(logged?.msg).toContain('"read_file"');
+    expect(logged?.msg).toContain('"broken"');
+  });
+
+  it('stores an extension of a tool nobody offers, and describe() says so', async () => {
+    const host = await buildHost([extender('audit', 0)], { logger: silentLogger });
+    expect((await host.describe()).unappliedExtensions).toEqual([{ tool: 'read_file', extension: 'audit' }]);
+  });
+
+  it('converts the result after the outermost wrapper', async () => {
+    const seen: unknown[] = [];
+    const spy = defineExtension({
+      manifest: { name: 'spy', version: '1.0.0' },
+      toolExtensions: () => [['read_file', { wrap: (original) => async (args, ctx) => { const raw = await original(args, ctx); seen.push(raw); return { wrapped: raw }; } }]],
+    });
+    const host = await buildHost([target, spy], { logger: silentLogger });
+    const conn = await connect(host);
+    const result = await conn.callTool('read_file', { space: 'a', path: 'b' });
+    expect(seen).toEqual(['a/b']);
+    expect(result.content).toEqual([{ type: 'text', text: '{"wrapped":"a/b"}' }]);
+    await conn.close();
+  });
+});
+
+describe('name collisions', () => {
+  it('serves the first registered offering, leaves out the others, and names every extension once per build', async () => {
+    const logger = captureLogger();
+    const host = await buildHost(
+      [
+        defineExtension({ manifest: { name: 'first', version: '1.0.0' }, tools: () => [tool('search', { handler: () => 'first' })] }),
+        defineExtension({ manifest: { name: 'second', version: '1.0.0' }, tools: () => [tool('search', { handler: () => 'second' })] }),
+      ],
+      { logger },
+    );
+    const conn = await connect(host);
+    expect(await conn.toolNames()).toEqual(['search']);
+    expect((await conn.callTool('search')).content).toEqual([{ type: 'text', text: 'first' }]);
+    await host.build();
+    await host.build();
+    const warnings = logger.entries.filter((e) => e.fields.code === ErrorCodes.TOOL_CONFLICT);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.msg).toContain('"first", "second"');
+    expect((await host.describe()).conflicts).toEqual([{ tool: 'search', served: 'first', ignored: ['second'] }]);
+    await conn.close();
+  });
+
+  it('only counts offerings whose toolsets are active in the build', async () => {
+    const host = await buildHost(
+      [
+        defineExtension({ manifest: { name: 'first', version: '1.0.0' }, toolsets: () => [{ name: 'first', default: false }], tools: () => [tool('search', { handler: () => 'first' })] }),
+        defineExtension({ manifest: { name: 'second', version: '1.0.0' }, tools: () => [tool('search', { handler: () => 'second' })] }),
+      ],
+      { logger: silentLogger },
+    );
+    const conn = await connect(host);
+    expect((await conn.callTool('search')).content).toEqual([{ type: 'text', text: 'second' }]);
+    expect((await host.describe()).conflicts).toEqual([]);
+    await conn.close();
+  });
+});
+
+describe('onServer', () => {
+  it('runs for participating extensions only, before connect, and may remove a tool on that server only', async () => {
+    const seen: string[] = [];
+    const remover = defineExtension({
+      manifest: { name: 'remover', version: '1.0.0' },
+      toolsets: () => [{ name: 'remover', default: false }],
+      onServer: (_server, context) => {
+        seen.push([...context.toolsets].sort().join(','));
+        context.tool('ping')?.remove();
+      },
+    });
+    const host = await buildHost([...cast(), remover], { logger: silentLogger });
+    await host.build();
+    expect(seen).toEqual([]);
+    const conn = await connect(host, { selection: 'remover' });
+    expect(await conn.toolNames()).not.toContain('ping');
+    await expect(conn.callTool('ping')).rejects.toThrow(/not found/);
+    expect(seen.length).toBeGreaterThan(0);
+    const plain = await connect(host);
+    expect(await plain.toolNames()).toContain('ping');
+    await conn.close();
+    await plain.close();
+  });
+
+  it('a throwing or hanging hook costs only its own action, and is reported', async () => {
+    const logger = captureLogger();
+    const host = await buildHost(
+      [
+        ...cast(),
+        defineExtension({ manifest: { name: 'thrower', version: '1.0.0' }, onServer: () => { throw new Error('boom'); } }),
+        defineExtension({ manifest: { name: 'hanger', version: '1.0.0' }, onServer: () => new Promise<void>(() => {}) }),
+        defineExtension({ manifest: { name: 'adder', version: '1.0.0' }, onServer: (server) => void server.registerTool('extra', { description: 'Added by a hook.' }, () => ({ content: [{ type: 'text', text: 'extra' }] })) }),
+      ],
+      { logger, onServerTimeoutMs: 50 },
+    );
+    const conn = await connect(host);
+    expect(await conn.toolNames()).toEqual(['ping', 'list_spaces', 'extra']);
+    expect((await conn.callTool('extra')).content).toEqual([{ type: 'text', text: 'extra' }]);
+    const failures = host.report().problems.filter((p) => p.code === ErrorCodes.ON_SERVER_FAILED).map((p) => p.extension);
+    expect(failures.sort()).toEqual(['hanger', 'thrower']);
+    await conn.close();
+  });
+});
+
+describe('isolation and strict', () => {
+  const broken: McpExtension[] = [
+    defineExtension({ manifest: { name: 'bad-tools', version: '1.0.0' }, tools: () => { throw new Error('tools exploded'); } }),
+    defineExtension({ manifest: { name: 'Bad Name', version: '1.0.0' } }),
+    defineExtension({ manifest: { name: 'bad-start', version: '1.0.0' }, tools: () => [tool('never')], onStart: () => { throw new Error('no database'); } }),
+    defineExtension({ manifest: { name: 'future', version: '1.0.0', host: '>=99' } }),
+  ];
+
+  it('serves around misbehaving extensions and reports each with its code', async () => {
+    const host = await buildHost([...cast(), ...broken], { logger: silentLogger });
+    expect([...(await host.build()).toolNames].sort()).toEqual(['list_spaces', 'ping']);
+    const codes = Object.fromEntries(host.report().problems.map((p) => [p.extension ?? '?', p.code]));
+    expect(codes).toMatchObject({
+      'bad-tools': ErrorCodes.CONTRIBUTION_FAILED,
+      'Bad Name': ErrorCodes.MANIFEST_INVALID,
+      'bad-start': ErrorCodes.START_FAILED,
+      future: ErrorCodes.EXTENSION_INCOMPATIBLE,
+    });
+    expect(host.report().ok).toBe(false);
+  });
+
+  it('strict: throws one error listing every problem', async () => {
+    const error = await buildHost([...cast(), ...broken], { logger: silentLogger, strict: true }).catch((e: unknown) => e);
+    expect(isReactorError(error)).toBe(true);
+    expect((error as { code: string }).code).toBe(ErrorCodes.STARTUP_FAILED);
+    for (const name of ['bad-tools', 'Bad Name', 'bad-start', 'future']) expect((error as Error).message).toContain(`"${name}"`);
+  });
+
+  it('a handler that throws costs that call: isError with the message, never a stack, logged with tool and extension', async () => {
+    const logger = captureLogger();
+    const host = await buildHost([defineExtension({ manifest: { name: 'flaky', version: '1.0.0' }, tools: () => [tool('explode', { handler: () => { throw new Error('disk on fire'); } })] })], { logger });
+    const conn = await connect(host);
+    const result = await conn.callTool('explode');
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'disk on fire' }] });
+    expect(logger.entries.find((e) => e.fields.code === ErrorCodes.TOOL_FAILED)?.fields).toMatchObject({ extension: 'flaky', tool: 'explode' });
+    await conn.close();
+  });
+
+  it('a handler past its time limit answers isError and sees its signal aborted', async () => {
+    let aborted: Promise<unknown> | undefined;
+    const host = await buildHost(
+      [defineExtension({ manifest: { name: 'slow', version: '1.0.0' }, tools: () => [tool('hang', { timeoutMs: 30, handler: (_args, ctx) => { aborted = new Promise((resolve) => ctx.signal.addEventListener('abort', resolve)); return new Promise(() => {}); } }), tool('quick')] })],
+      { logger: silentLogger },
+    );
+    const conn = await connect(host);
+    const result = await conn.callTool('hang');
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('timed out after 30 ms');
+    await aborted;
+    expect((await conn.callTool('quick')).content).toEqual([{ type: 'text', text: 'quick' }]);
+    await conn.close();
+  });
+});
+
+describe('tenants', () => {
+  it('gives each tenant its own extensions and cache entries', async () => {
+    const host = await buildHost(
+      [
+        ...cast().slice(0, 2),
+        defineExtension({ manifest: { name: 'acme-only', version: '1.0.0', tenants: ['acme'] }, tools: () => [tool('acme_tool')] }),
+      ],
+      { logger: silentLogger },
+    );
+    const acme = await host.build(undefined, { tenant: 'acme' });
+    const globex = await host.build(undefined, { tenant: 'globex' });
+    const none = await host.build();
+    expect(acme.toolNames).toContain('acme_tool');
+    expect(globex.toolNames).not.toContain('acme_tool');
+    expect(none.toolNames).not.toContain('acme_tool');
+    expect(globex).not.toBe(none);
+    expect(globex.server).not.toBe(none.server);
+  });
+});
+
+describe('describe()', () => {
+  it('answers what a URL would get, sorted, without making a server', async () => {
+    const host = new McpHost({ logger: silentLogger, toolsetsTool: true });
+    await host.add(...cast());
+    await host.start();
+    const d = await host.describe(parseSelection('benchmarks&nosuch'));
+    expect(d.toolsets.map((t) => [t.name, t.active])).toEqual([['benchmarks', true], ['core', true], ['library', false], ['spaces', true]]);
+    expect(d.toolsets.find((t) => t.name === 'spaces')).toEqual({ name: 'spaces', title: 'spaces', description: '', default: true, always: false, active: true });
+    expect(d.active).toEqual(['benchmarks', 'core', 'spaces']);
+    expect(d.tools).toEqual(['list_runs', 'list_server_toolsets', 'list_spaces', 'ping']);
+    expect(d.unknown).toEqual(['nosuch']);
+    expect(d.provenance['ping']).toEqual({ offeredBy: 'core', extendedBy: [] });
+  });
+
+  it('list_server_toolsets: an extension\'s own tool of that name wins, with a warning', async () => {
+    const logger = captureLogger();
+    const host = await buildHost([defineExtension({ manifest: { name: 'mine', version: '1.0.0' }, tools: () => [tool('list_server_toolsets', { handler: () => 'mine' })] })], { logger, toolsetsTool: true });
+    const conn = await connect(host);
+    expect((await conn.callTool('list_server_toolsets')).content).toEqual([{ type: 'text', text: 'mine' }]);
+    expect(logger.entries.some((e) => e.level === 'warn' && e.msg?.includes('list_server_toolsets'))).toBe(true);
+    await conn.close();
+  });
+});
