@@ -6,7 +6,7 @@
  * participate. Minting a server from it copies none of this.
  */
 import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
-import { ErrorCodes, errorMessage } from './errors.js';
+import { describeValue, ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import type { McpExtension } from './extension.js';
 import type { Logger } from './logger.js';
 import type { ProblemLog } from './problems.js';
@@ -95,8 +95,21 @@ export function serveTool(
   custom?: (args: Record<string, unknown>, ctx: ToolContext, connection: ConnectionInfo) => unknown,
 ): ServedTool {
   const input = spec.inputSchema ? resolveSchema(spec.inputSchema, 'input') : undefined;
-  const outputJson = spec.outputSchema ? resolveSchema(spec.outputSchema, 'output').json : undefined;
   const output = spec.outputSchema ? resolveSchema(spec.outputSchema, 'output') : undefined;
+  const outputJson = output?.json;
+  // MCP requires object schemas; one tool of another type would break tools/list for all.
+  for (const [key, resolved] of [['inputSchema', input], ['outputSchema', output]] as const) {
+    if (resolved && resolved.json.type !== 'object') {
+      throw new ReactorError(ErrorCodes.TOOL_INVALID, {
+        subject: `tool "${spec.name}" of extension "${extension}"`,
+        problem: `its ${key} is not an object schema, so the tool is left out`,
+        expected: 'a schema of type "object" (z.object({ … }))',
+        received: `type ${describeValue(resolved.json.type)}`,
+        hint: 'MCP tool arguments and structured results are objects: wrap the value in a property',
+        extension,
+      });
+    }
+  }
   const limit = spec.timeoutMs ?? options.toolTimeoutMs;
   const log = options.logger.child({ extension, tool: spec.name });
   const listEntry = renderListEntry(spec, input, outputJson);

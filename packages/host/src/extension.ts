@@ -100,7 +100,8 @@ const BRAND = Symbol.for('reactor.mcp.extension');
 
 /** Returns the definition typed (and branded). A class implementing {@link McpExtension} works the same. */
 export function defineExtension<const T extends McpExtension>(definition: T): T {
-  if (typeof definition === 'object' && definition !== null && !Object.prototype.hasOwnProperty.call(definition, BRAND)) {
+  // A frozen definition cannot carry the brand; identity is structural anyway.
+  if (typeof definition === 'object' && definition !== null && Object.isExtensible(definition) && !Object.prototype.hasOwnProperty.call(definition, BRAND)) {
     Object.defineProperty(definition, BRAND, { value: true, enumerable: false });
   }
   return definition;
@@ -121,7 +122,8 @@ export function isDeferredExtension(value: unknown): value is DeferredExtension 
 /** Kebab-case: lowercase words of letters and digits joined by single hyphens. */
 export const EXTENSION_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-const eventPattern = /^(\*|onStartup|onToolset:[A-Za-z0-9._:-]{1,128}|[A-Za-z][A-Za-z0-9]*(:[^\s]+)?)$/;
+// onToolset events name a toolset (no commas or spaces, 128 characters at most); other events are free-form.
+const eventPattern = /^(\*|onStartup|onToolset:[A-Za-z0-9._:-]{1,128}|(?!onToolset:)[A-Za-z][A-Za-z0-9]*(:[^\s]+)?)$/;
 
 const manifestSchema = z.object({
   name: z.string().regex(EXTENSION_NAME_PATTERN, 'a kebab-case name such as "spaces" or "audit-log"'),

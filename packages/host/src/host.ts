@@ -15,7 +15,7 @@ import { Registry, type ExtensionRecord, type ExtensionState } from './registry.
 import { orphanToolExtensions, resolveOfferings, selectOfferings, type Conflict, type Offering } from './resolve.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
 import { stats } from './stats.js';
-import type { ToolSpec } from './tool.js';
+import { isTimeLimit, type ToolSpec } from './tool.js';
 import { composeInstructions, describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
 import { renderToolList, serveTool, type Blueprint, type ServedTool } from './blueprint.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
@@ -161,7 +161,7 @@ export class McpHost {
 
   private serveOptions() {
     const limit = this.options.toolTimeoutMs ?? 120_000;
-    return { logger: this.logger, problems: this.problems, toolTimeoutMs: limit > 0 ? limit : undefined };
+    return { logger: this.logger, problems: this.problems, toolTimeoutMs: isTimeLimit(limit) ? limit : undefined };
   }
 
   /** Registers more extensions (objects or deferred entries); drops the cache. */
@@ -331,14 +331,22 @@ export class McpHost {
       this.problems.add({ code: ErrorCodes.TOOL_CONFLICT, subject: conflict.tool, message, phase: 'build' });
       this.logger.warn({ code: ErrorCodes.TOOL_CONFLICT, tool: conflict.tool, served: conflict.served, ignored: conflict.ignored }, message);
     }
-    const tools: ServedTool[] = served.map((offering) => {
+    const tools: ServedTool[] = [];
+    for (const offering of served) {
       let tool = this.servedCache.get(offering);
       if (!tool) {
-        tool = serveTool(offering.spec, offering.extension, this.serveOptions());
+        try {
+          tool = serveTool(offering.spec, offering.extension, this.serveOptions());
+        } catch (error) {
+          // A schema that cannot be served costs that tool only.
+          const problem = this.problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
+          this.logger.error({ code: problem.code, extension: offering.extension, tool: offering.spec.name }, problem.message);
+          continue;
+        }
         this.servedCache.set(offering, tool);
       }
-      return tool;
-    });
+      tools.push(tool);
+    }
     if (this.options.toolsetsTool === true) {
       if (tools.some((t) => t.name === LIST_SERVER_TOOLSETS)) {
         this.logger.warn({ tool: LIST_SERVER_TOOLSETS }, `an extension offers its own "${LIST_SERVER_TOOLSETS}"; it is served instead of the host's`);

@@ -48,7 +48,8 @@ export function createStderrLogger(
     if (LOG_LEVELS.indexOf(name) < threshold) return () => {};
     return ((objOrMsg: object | string, msg?: string) => {
       const fields = typeof objOrMsg === 'string' ? { msg: objOrMsg } : { ...serializeFields(objOrMsg), msg };
-      write(`${JSON.stringify({ level: name, time: Date.now(), ...bindings, ...fields })}\n`);
+      // The logger's own fields come last so a binding named "level" cannot mislabel an entry.
+      write(`${JSON.stringify({ ...bindings, ...fields, level: name, time: Date.now() })}\n`);
     });
   };
   return {

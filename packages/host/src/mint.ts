@@ -89,7 +89,7 @@ export async function mintServer(blueprint: Blueprint, selection: Selection, opt
   server.registerTool = ((name: string, config: ForeignToolConfig, callback: ForeignToolCallback) =>
     table.addForeign(name, config, callback, options)) as unknown as McpServer['registerTool'];
 
-  if (blueprint.resources.length > 0) installResources(server, blueprint.resources, options.subscriptions);
+  if (blueprint.resources.length > 0) installResources(server, blueprint.resources, options.subscriptions, options.logger);
   if (blueprint.prompts.length > 0) installPrompts(server, blueprint.prompts);
   if (hasCompletions) installCompletions(server, blueprint);
 
@@ -269,7 +269,7 @@ interface TemplateEntry {
   readonly template: UriTemplate;
 }
 
-function installResources(server: McpServer, resources: ReadonlyArray<Offered<ResourceSpec>>, subscriptions: Subscriptions): void {
+function installResources(server: McpServer, resources: ReadonlyArray<Offered<ResourceSpec>>, subscriptions: Subscriptions, logger: Logger): void {
   const low = server.server;
   const fixed = new Map<string, Offered<ResourceSpec>>();
   const templates: TemplateEntry[] = [];
@@ -282,7 +282,12 @@ function installResources(server: McpServer, resources: ReadonlyArray<Offered<Re
     for (const { spec } of fixed.values()) listed.push(describeResource(spec, spec.uri ?? ''));
     for (const { offered } of templates) {
       if (!offered.spec.list) continue;
-      for (const item of await offered.spec.list(ctx)) listed.push({ mimeType: offered.spec.mimeType, ...item });
+      try {
+        for (const item of await offered.spec.list(ctx)) listed.push({ ...(offered.spec.mimeType !== undefined ? { mimeType: offered.spec.mimeType } : {}), ...item });
+      } catch (error) {
+        // One template's failing list costs that template's entries, not everyone's.
+        logger.error({ code: ErrorCodes.RESOURCE_INVALID, extension: offered.extension, resource: offered.spec.name }, `resource template "${offered.spec.name}" of extension "${offered.extension}": list() failed (${errorMessage(error)}); its resources are left out of resources/list`);
+      }
     }
     return { resources: listed as never };
   });

@@ -66,7 +66,8 @@ export class ProblemLog {
 
 /** Runs `work`, rejecting with `onTimeout()` past `ms` (no limit when `ms` is undefined or ≤ 0). */
 export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
-  if (ms === undefined || ms <= 0 || !Number.isFinite(ms)) return await work();
+  // Beyond 2^31 − 1 ms a Node timer fires at once; such a limit means "no limit" in practice.
+  if (ms === undefined || ms <= 0 || !Number.isFinite(ms) || ms > 2_147_483_647) return await work();
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([

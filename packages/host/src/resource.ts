@@ -2,9 +2,9 @@
  * Resources and prompts an extension offers at `mcp.resources` / `mcp.prompts`.
  * Like tools, they belong to a toolset and are served only where it is active.
  */
-import type { GetPromptResult, ReadResourceResult, ServerContext } from '@modelcontextprotocol/server';
+import { UriTemplate, type GetPromptResult, type ReadResourceResult, type ServerContext } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
-import type { SchemaLike } from './schema.js';
+import { isSchemaLike, type SchemaLike } from './schema.js';
 
 export type { ReadResourceResult, GetPromptResult };
 
@@ -77,6 +77,14 @@ export function assertValidResource(spec: ResourceSpec, extension: string): void
   if ((spec.uri === undefined) === (spec.template === undefined)) bad('needs exactly one of uri and template', 'uri or template', spec.uri ?? spec.template);
   if (spec.uri !== undefined && (typeof spec.uri !== 'string' || !URL.canParse(spec.uri))) bad('has an invalid uri', 'an absolute URI', spec.uri);
   if (spec.template !== undefined && typeof spec.template !== 'string') bad('has an invalid template', 'an RFC 6570 URI template string', spec.template);
+  if (typeof spec.template === 'string') {
+    try {
+      new UriTemplate(spec.template);
+    } catch (error) {
+      bad(`has an invalid template (${error instanceof Error ? error.message : 'unparseable'})`, 'an RFC 6570 URI template such as "spaces://{space}/{+path}"', spec.template);
+    }
+  }
+  assertCompletions(spec.complete, bad);
   if (typeof spec.read !== 'function') bad('has no read function', 'a function (uri, variables, ctx) => { contents }', spec.read);
   if (spec.list !== undefined && typeof spec.list !== 'function') bad('has an invalid list', 'a function', spec.list);
 }
@@ -87,4 +95,14 @@ export function assertValidPrompt(spec: PromptSpec, extension: string): void {
   if (typeof spec !== 'object' || spec === null) bad('is not a prompt spec', 'an object', spec);
   if (typeof spec.name !== 'string' || spec.name === '') bad('has no name', 'a non-empty string', spec.name);
   if (typeof spec.get !== 'function') bad('has no get function', 'a function (args, ctx) => { messages }', spec.get);
+  if (spec.argsSchema !== undefined && !isSchemaLike(spec.argsSchema)) bad('has an invalid argsSchema', 'a zod object, a zod raw shape or a JSON Schema object', spec.argsSchema);
+  assertCompletions(spec.complete, bad);
+}
+
+function assertCompletions(complete: unknown, bad: (problem: string, expected: string, received: unknown) => never): void {
+  if (complete === undefined) return;
+  if (typeof complete !== 'object' || complete === null) bad('has an invalid complete', 'an object of completion functions by name', complete);
+  for (const [name, fn] of Object.entries(complete as Record<string, unknown>)) {
+    if (typeof fn !== 'function') bad(`has an invalid completion for "${name}"`, 'a function (value, ctx) => string[]', fn);
+  }
 }

@@ -7,6 +7,7 @@
  */
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { ErrorCodes, ReactorError } from './errors.js';
 import { stats } from './stats.js';
 
 /** A JSON Schema object, as sent to clients. */
@@ -94,6 +95,8 @@ export function resolveSchema(schema: SchemaLike, io: 'input' | 'output' = 'inpu
 
 function convert(schema: SchemaLike, io: 'input' | 'output'): ResolvedSchema {
   if (isStandardSchema(schema)) return fromStandard(schema, io);
+  // `{}` is the usual way to say "no arguments": an empty raw shape, not an empty JSON Schema.
+  if (Object.keys(schema).length === 0) return fromStandard(z.object({}), io);
   if (isRawShape(schema)) {
     // A raw shape is wrapped in an object schema; zod 4 accepts fields from
     // another copy of zod because it reads their definitions structurally.
@@ -121,8 +124,17 @@ function toJsonSchema(schema: StandardSchemaLike, io: 'input' | 'output'): JsonS
   let json: Record<string, unknown>;
   if (std.jsonSchema) {
     json = std.jsonSchema[io]({ target: 'draft-2020-12' });
-  } else {
+  } else if (typeof (schema as { _zod?: unknown })._zod === 'object') {
+    // A zod 4 schema from before Standard JSON Schema support.
     json = z.toJSONSchema(schema as unknown as z.ZodType, { io, unrepresentable: 'any' });
+  } else {
+    throw new ReactorError(ErrorCodes.TOOL_INVALID, {
+      subject: `a ${std.vendor} schema`,
+      problem: 'cannot be converted to JSON Schema, which MCP clients need',
+      expected: 'a schema with Standard JSON Schema support (zod ≥ 4.2, …) or a plain JSON Schema object',
+      received: `a Standard Schema from "${std.vendor}" without ~standard.jsonSchema`,
+      hint: 'pass a zod schema or write the JSON Schema by hand',
+    });
   }
   // `$schema` is noise on the wire; clients assume draft 2020-12.
   const { $schema: _ignored, ...rest } = json;

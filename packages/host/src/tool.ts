@@ -5,7 +5,7 @@
  */
 import type { CallToolResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
-import { isSchemaLike, type InferSchema, type SchemaLike } from './schema.js';
+import { isSchemaLike, isStandardSchema, type InferSchema, type SchemaLike } from './schema.js';
 
 export type { ToolAnnotations, CallToolResult };
 
@@ -108,21 +108,43 @@ export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string)
   }
   for (const key of ['inputSchema', 'outputSchema'] as const) {
     const schema = spec[key];
-    if (schema !== undefined && !isSchemaLike(schema)) {
+    if (schema === undefined) continue;
+    if (!isSchemaLike(schema)) {
       fail(`has an invalid ${key}`, 'a zod object, a zod raw shape or a JSON Schema object', describeValue(schema), 'use z.object({ … })');
+    }
+    if (isStandardSchema(schema)) continue;
+    const values = Object.values(schema);
+    const standard = values.filter(isStandardSchema).length;
+    if (standard > 0 && standard < values.length) {
+      const odd = Object.entries(schema).filter(([, v]) => !isStandardSchema(v)).map(([k]) => `"${k}"`);
+      fail(`has an invalid ${key} (it mixes schemas and plain values)`, 'a raw shape whose every field is a schema', `plain values at ${odd.join(', ')}`, 'wrap each field in a schema, e.g. z.number().default(10)');
+    }
+    // MCP requires object schemas: one tool of another type would break tools/list for every tool.
+    if (standard === 0 && values.length > 0 && (schema as { type?: unknown }).type !== 'object') {
+      fail(`has an invalid ${key} (not an object schema)`, 'a JSON Schema with type "object"', `type ${describeValue((schema as { type?: unknown }).type)}`, 'MCP tool arguments and structured results are objects: wrap the value in a property');
     }
   }
   if (spec.toolset !== undefined && (typeof spec.toolset !== 'string' || spec.toolset === '')) {
     fail('has an invalid toolset', 'a toolset name', describeValue(spec.toolset), 'leave toolset out to use the extension\'s first toolset');
   }
-  if (spec.timeoutMs !== undefined && !(typeof spec.timeoutMs === 'number' && spec.timeoutMs > 0)) {
-    fail('has an invalid timeoutMs', 'a positive number of milliseconds', describeValue(spec.timeoutMs), 'leave it out to use the host default');
+  if (spec.timeoutMs !== undefined && !isTimeLimit(spec.timeoutMs)) {
+    fail('has an invalid timeoutMs', `a positive, finite number of milliseconds up to ${MAX_TIMER_MS}`, describeValue(spec.timeoutMs), 'leave it out to use the host default');
   }
 }
 
-/** True for a value that already is a `CallToolResult` (an object with a `content` array). */
+/** The longest delay a Node timer can wait at once (2^31 − 1 ms); longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A usable time limit: positive, finite, and within what a timer can wait. */
+export function isTimeLimit(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS;
+}
+
+/** True for a value that already is a `CallToolResult`: a `content` array of MCP content items. */
 export function isCallToolResult(value: unknown): value is CallToolResult {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
+  if (typeof value !== 'object' || value === null) return false;
+  const content = (value as { content?: unknown }).content;
+  return Array.isArray(content) && content.every((item) => typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string');
 }
 
 /**
@@ -138,8 +160,10 @@ export function toCallToolResult(value: unknown, hasOutputSchema: boolean): Call
   // JSON.stringify answers undefined for functions and symbols: say what they were instead.
   const text = JSON.stringify(value, jsonReplacer) ?? describeValue(value);
   const result: CallToolResult = { content: [{ type: 'text', text }] };
-  if (hasOutputSchema && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    result.structuredContent = JSON.parse(text) as Record<string, unknown>;
+  if (hasOutputSchema) {
+    // Judge by the JSON, not the value: a Set, a Date or a toJSON() may not be an object on the wire.
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) result.structuredContent = parsed;
   }
   return result;
 }

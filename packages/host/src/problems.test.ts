@@ -1,0 +1,186 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ErrorCodes, ReactorError } from './errors.js';
+import { ProblemLog, withTimeout, type Problem } from './problems.js';
+
+const problem = (message: string, extra: Partial<Omit<Problem, 'at'>> = {}): Omit<Problem, 'at'> => ({
+  code: ErrorCodes.START_FAILED,
+  extension: 'spaces',
+  message,
+  phase: 'startup',
+  ...extra,
+});
+
+describe('ProblemLog', () => {
+  it('keeps what it is given, stamped with an ISO time, oldest first', () => {
+    const log = new ProblemLog();
+    const first = log.add(problem('one'));
+    log.add(problem('two', { extension: 'geo', subject: 'list_places', phase: 'build' }));
+    expect(first.at).toBe(new Date(first.at).toISOString());
+    expect(log.list().map((p) => p.message)).toEqual(['one', 'two']);
+    expect(log.list()[1]).toMatchObject({ code: 'REACTOR_START_FAILED', extension: 'geo', subject: 'list_places', phase: 'build' });
+  });
+
+  it('is bounded: past its limit the oldest problems go first', () => {
+    const log = new ProblemLog(3);
+    for (let i = 1; i <= 10; i++) log.add(problem(`p${i}`));
+    expect(log.list().map((p) => p.message)).toEqual(['p8', 'p9', 'p10']);
+  });
+
+  it('keeps 200 problems by default', () => {
+    const log = new ProblemLog();
+    for (let i = 0; i < 250; i++) log.add(problem(`p${i}`));
+    expect(log.list()).toHaveLength(200);
+    expect(log.list()[0]!.message).toBe('p50');
+  });
+
+  it('replaces a repeat of the same problem (code, extension, subject, message) and moves it to the end', () => {
+    const log = new ProblemLog();
+    log.add(problem('flaky', { phase: 'call' }));
+    log.add(problem('other'));
+    const again = log.add(problem('flaky', { phase: 'call' }));
+    expect(log.list().map((p) => p.message)).toEqual(['other', 'flaky']);
+    expect(log.list()[1]).toBe(again);
+  });
+
+  it('a repeating fault cannot grow it, however often it repeats', () => {
+    const log = new ProblemLog(5);
+    for (let i = 0; i < 1000; i++) log.add(problem('same fault'));
+    expect(log.list()).toHaveLength(1);
+  });
+
+  it('keeps problems apart that differ in code, extension, subject or message', () => {
+    const log = new ProblemLog();
+    log.add(problem('m'));
+    log.add(problem('m', { code: ErrorCodes.STOP_FAILED }));
+    log.add(problem('m', { extension: 'geo' }));
+    log.add(problem('m', { subject: 'tool_a' }));
+    log.add(problem('n'));
+    expect(log.list()).toHaveLength(5);
+  });
+
+  it('filters its list', () => {
+    const log = new ProblemLog();
+    log.add(problem('a', { phase: 'startup' }));
+    log.add(problem('b', { phase: 'call' }));
+    expect(log.list((p) => p.phase === 'call').map((p) => p.message)).toEqual(['b']);
+  });
+
+  describe('addError', () => {
+    it('takes a ReactorError\'s code and message', () => {
+      const log = new ProblemLog();
+      const error = new ReactorError(ErrorCodes.TOOL_EXTENSION_FAILED, { subject: 'tool "t" extended by extension "guard"', problem: 'failed' });
+      const added = log.addError(error, ErrorCodes.CONTRIBUTION_FAILED, 'build', 'guard', 't');
+      expect(added).toMatchObject({ code: 'REACTOR_TOOL_EXTENSION_FAILED', message: error.message, phase: 'build', extension: 'guard', subject: 't' });
+    });
+
+    it('uses the fallback code for any other error, and its message without a stack', () => {
+      const log = new ProblemLog();
+      const added = log.addError(new Error('tools() threw'), ErrorCodes.CONTRIBUTION_FAILED, 'activation', 'spaces');
+      expect(added).toMatchObject({ code: 'REACTOR_CONTRIBUTION_FAILED', message: 'tools() threw', extension: 'spaces' });
+      expect(added).not.toHaveProperty('subject');
+    });
+
+    it('describes a thrown non-error without dumping it', () => {
+      const added = new ProblemLog().addError({ token: 'secret' }, ErrorCodes.START_FAILED, 'startup');
+      expect(added.message).toBe('an object');
+      expect(added).not.toHaveProperty('extension');
+    });
+  });
+
+  it('clears one extension\'s problems of the given phases only', () => {
+    const log = new ProblemLog();
+    log.add(problem('s1', { phase: 'startup' }));
+    log.add(problem('a1', { phase: 'activation' }));
+    log.add(problem('c1', { phase: 'call' }));
+    log.add(problem('g1', { extension: 'geo', phase: 'startup' }));
+    log.clearExtension('spaces', ['startup', 'activation']);
+    expect(log.list().map((p) => p.message)).toEqual(['c1', 'g1']);
+  });
+});
+
+describe('withTimeout', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A promise and the means to settle it from outside. */
+  function deferred<T>() {
+    let resolve!: (value: T) => void;
+    const promise = new Promise<T>((r) => (resolve = r));
+    return { promise, resolve };
+  }
+
+  it('passes a result through, and clears its timer', async () => {
+    const onTimeout = vi.fn(() => new Error('late'));
+    await expect(withTimeout(() => 42, 1000, onTimeout)).resolves.toBe(42);
+    await expect(withTimeout(() => Promise.resolve('async'), 1000, onTimeout)).resolves.toBe('async');
+    expect(onTimeout).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('passes a rejection through, thrown synchronously or not, and clears its timer', async () => {
+    await expect(
+      withTimeout(
+        () => {
+          throw new Error('sync');
+        },
+        1000,
+        () => new Error('late'),
+      ),
+    ).rejects.toThrow('sync');
+    await expect(withTimeout(() => Promise.reject(new Error('async')), 1000, () => new Error('late'))).rejects.toThrow('async');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('rejects with the given error once the limit passes', async () => {
+    const late = new ReactorError(ErrorCodes.START_FAILED, { subject: 'extension "spaces"', problem: 'onStart timed out' });
+    const never = deferred<string>();
+    const running = withTimeout(() => never.promise, 500, () => late);
+    const assertion = expect(running).rejects.toBe(late);
+    await vi.advanceTimersByTimeAsync(500);
+    await assertion;
+  });
+
+  it('does not reject before the limit', async () => {
+    const slow = deferred<string>();
+    const running = withTimeout(() => slow.promise, 500, () => new Error('late'));
+    await vi.advanceTimersByTimeAsync(499);
+    slow.resolve('just in time');
+    await expect(running).resolves.toBe('just in time');
+  });
+
+  it('honours a limit longer than a timer can wait at once (2^31 ms and more), instead of firing at once', async () => {
+    // Node (and its fake timers) fire a setTimeout of more than 2^31-1 ms after 1 ms.
+    const slow = deferred<string>();
+    const running = withTimeout(() => slow.promise, 2 ** 31, () => new Error('late'));
+    let settled = false;
+    running.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(settled).toBe(false);
+    slow.resolve('in time');
+    await expect(running).resolves.toBe('in time');
+  });
+
+  it.each([
+    ['undefined', undefined],
+    ['0', 0],
+    ['a negative number', -1],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['NaN', Number.NaN],
+  ])('sets no limit when the limit is %s', async (_label, ms) => {
+    const slow = deferred<string>();
+    const onTimeout = vi.fn(() => new Error('late'));
+    const running = withTimeout(() => slow.promise, ms, onTimeout);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(24 * 60 * 60 * 1000);
+    slow.resolve('eventually');
+    await expect(running).resolves.toBe('eventually');
+    expect(onTimeout).not.toHaveBeenCalled();
+  });
+});
