@@ -2,7 +2,7 @@
  * `@reactor/host/testing`: test an extension through a real SDK client without
  * HTTP, or call a handler with a ready-made context and no server at all.
  */
-import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { BuildOptions, BuiltServer, McpHost } from '../host.js';
 import { parseSelection, type Selection } from '../selection.js';
@@ -28,6 +28,8 @@ export interface TestConnection {
 export interface ConnectOptions extends BuildOptions {
   /** The selection: a query string (`"only=spaces"`) or a parsed selection. Default: none. */
   readonly selection?: string | Selection;
+  /** What the test client declares (e.g. `{ sampling: {}, elicitation: {} }`); answer its requests with `client.setRequestHandler`. */
+  readonly clientCapabilities?: ClientCapabilities;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function connect(host: McpHost, options: ConnectOptions = {}): Prom
   const built = await host.build(selection, { tenant: options.tenant });
   const server = await built.createServer({ selection });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'reactor-test-client', version: '0.0.0' });
+  const client = new Client({ name: 'reactor-test-client', version: '0.0.0' }, options.clientCapabilities ? { capabilities: options.clientCapabilities } : undefined);
   await server.connect(serverSide);
   await client.connect(clientSide);
   return {

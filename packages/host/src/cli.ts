@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+/**
+ * The `reactor-mcp-server` bin. Exit codes: 0 after a clean shutdown, 2 for an
+ * invalid flag or environment variable, 1 for any other failure to start.
+ */
+import { runCommand } from './command.js';
+import { ErrorCodes, errorMessage, isReactorError } from './errors.js';
+
+try {
+  await runCommand(process.argv.slice(2), process.env);
+} catch (error) {
+  const code = isReactorError(error) ? ` (${error.code})` : '';
+  process.stderr.write(`reactor-mcp-server: ${errorMessage(error)}${code}\n`);
+  process.exit(isReactorError(error) && error.code === ErrorCodes.OPTION_INVALID ? 2 : 1);
+}

@@ -1,0 +1,334 @@
+import { EventEmitter } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMAND_HELP, parseCommandOptions, runCommand, type CommandDependencies, type RunningCommand } from './command.js';
+import { ErrorCodes } from './errors.js';
+import { defineExtension, type ExtensionInput } from './extension.js';
+import type { Logger } from './logger.js';
+import { HOST_VERSION } from './version.js';
+
+const optionError = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toMatchObject({ code: ErrorCodes.OPTION_INVALID });
+    return (error as Error).message;
+  }
+  throw new Error('expected an OPTION_INVALID error');
+};
+
+describe('parseCommandOptions', () => {
+  it('has the documented defaults', () => {
+    expect(parseCommandOptions([], {})).toEqual({
+      transport: 'http',
+      host: '127.0.0.1',
+      port: 4040,
+      path: '/mcp',
+      name: 'reactor-mcp-server',
+      extensions: undefined,
+      toolsets: undefined,
+      ignoreQueryKeys: [],
+      toolsetsTool: true,
+      sessions: true,
+      logLevel: 'info',
+      help: false,
+      version: false,
+    });
+  });
+
+  it('reads every flag', () => {
+    const options = parseCommandOptions(
+      ['--transport', 'stdio', '--host=0.0.0.0', '--port', '0', '--path', '/api/mcp', '--name', 'acme', '--extension', 'spaces', '--extension=benchmarks',
+        '--toolsets', 'only=spaces', '--ignore-query-key', 'utm_source', '--ignore-query-key', 'token', '--no-toolsets-tool', '--stateless', '--log-level', 'debug'],
+      {},
+    );
+    expect(options).toMatchObject({
+      transport: 'stdio', host: '0.0.0.0', port: 0, path: '/api/mcp', name: 'acme', extensions: ['spaces', 'benchmarks'],
+      toolsets: 'only=spaces', ignoreQueryKeys: ['utm_source', 'token'], toolsetsTool: false, sessions: false, logLevel: 'debug',
+    });
+  });
+
+  it('reads every environment variable', () => {
+    const options = parseCommandOptions([], {
+      REACTOR_MCP_TRANSPORT: 'stdio', REACTOR_MCP_HOST: '::1', REACTOR_MCP_PORT: '8080', REACTOR_MCP_PATH: '/x', REACTOR_MCP_NAME: 'env-name',
+      REACTOR_MCP_EXTENSIONS: ' spaces, benchmarks ,,spaces', REACTOR_MCP_TOOLSETS: '?benchmarks', REACTOR_MCP_TOOLSETS_TOOL: 'off', REACTOR_MCP_SESSIONS: 'FALSE', REACTOR_MCP_LOG: 'warn',
+    });
+    expect(options).toMatchObject({
+      transport: 'stdio', host: '::1', port: 8080, path: '/x', name: 'env-name', extensions: ['spaces', 'benchmarks'],
+      toolsets: 'benchmarks', toolsetsTool: false, sessions: false, logLevel: 'warn',
+    });
+  });
+
+  it('lets flags win over environment variables, and treats an empty variable as unset', () => {
+    const env = { REACTOR_MCP_PORT: '1', REACTOR_MCP_EXTENSIONS: 'a', REACTOR_MCP_SESSIONS: '0', REACTOR_MCP_TOOLSETS_TOOL: 'no', REACTOR_MCP_HOST: '' };
+    expect(parseCommandOptions(['--port', '2', '--extension', 'b', '--sessions', '--toolsets-tool'], env)).toMatchObject({ port: 2, extensions: ['b'], sessions: true, toolsetsTool: true, host: '127.0.0.1' });
+  });
+
+  it('takes the last of a flag and its opposite', () => {
+    expect(parseCommandOptions(['--stateless', '--sessions'], {}).sessions).toBe(true);
+    expect(parseCommandOptions(['--sessions', '--stateless'], {}).sessions).toBe(false);
+    expect(parseCommandOptions(['--no-toolsets-tool', '--toolsets-tool'], {}).toolsetsTool).toBe(true);
+    expect(parseCommandOptions(['--port', '1', '--port', '2'], {}).port).toBe(2);
+  });
+
+  it('drops a trailing slash of the path, since /mcp and /mcp/ are one endpoint', () => {
+    expect(parseCommandOptions(['--path', '/mcp/'], {}).path).toBe('/mcp');
+    expect(parseCommandOptions(['--path', '/'], {}).path).toBe('/');
+  });
+
+  it('recognizes -h/--help and -v/--version', () => {
+    expect(parseCommandOptions(['-h'], {}).help).toBe(true);
+    expect(parseCommandOptions(['--version'], {}).version).toBe(true);
+  });
+
+  it('reads nothing but its arguments (pure)', () => {
+    process.env.REACTOR_MCP_PORT = '9999';
+    try {
+      expect(parseCommandOptions([], {}).port).toBe(4040);
+    } finally {
+      delete process.env.REACTOR_MCP_PORT;
+    }
+  });
+
+  it.each([
+    [['--nosuch'], 'flag "--nosuch": is not an option'],
+    [['-z'], 'flag "-z": is not an option'],
+    [['serve'], 'argument "serve": is not an option'],
+    [['--port', 'abc'], 'flag "--port": is not a port'],
+    [['--port', '65536'], 'flag "--port": is not a port'],
+    [['--port'], 'flag "--port": needs a value'],
+    [['--port', '--stateless'], 'flag "--port": needs a value'],
+    [['--sessions=yes'], 'flag "--sessions": takes no value'],
+    [['--transport', 'sse'], 'flag "--transport": is invalid; expected one of http, stdio, received the string "sse"'],
+    [['--log-level', 'loud'], 'flag "--log-level": is invalid'],
+    [['--path', 'mcp'], 'flag "--path": is not a URL path'],
+    [['--path', '/mcp?x=1'], 'flag "--path": is not a URL path'],
+    [['--name', ' '], 'flag "--name": is empty'],
+    [['--extension', 'Bad_Name'], 'flag "--extension": names an invalid extension'],
+    [['--ignore-query-key', ''], 'flag "--ignore-query-key": is empty'],
+  ])('refuses %j with a message naming the flag', (argv, message) => {
+    expect(optionError(() => parseCommandOptions(argv, {}))).toContain(message);
+  });
+
+  it.each([
+    [{ REACTOR_MCP_PORT: '-1' }, 'environment variable REACTOR_MCP_PORT: is not a port'],
+    [{ REACTOR_MCP_TRANSPORT: 'HTTP' }, 'environment variable REACTOR_MCP_TRANSPORT: is invalid'],
+    [{ REACTOR_MCP_SESSIONS: 'maybe' }, 'environment variable REACTOR_MCP_SESSIONS: is not a boolean'],
+    [{ REACTOR_MCP_TOOLSETS_TOOL: '2' }, 'environment variable REACTOR_MCP_TOOLSETS_TOOL: is not a boolean'],
+    [{ REACTOR_MCP_EXTENSIONS: 'ok,Not OK' }, 'environment variable REACTOR_MCP_EXTENSIONS: names an invalid extension'],
+  ])('refuses the environment %j with a message naming the variable', (env, message) => {
+    expect(optionError(() => parseCommandOptions([], env))).toContain(message);
+  });
+});
+
+/** A logger that keeps what it is told. */
+function recordingLogger() {
+  const lines: Array<{ level: string; fields: Record<string, unknown>; msg: string | undefined }> = [];
+  const make = (): Logger => {
+    const at = (level: string) => (objOrMsg: object | string, msg?: string) =>
+      lines.push(typeof objOrMsg === 'string' ? { level, fields: {}, msg: objOrMsg } : { level, fields: objOrMsg as Record<string, unknown>, msg });
+    return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => make() };
+  };
+  return { logger: make(), lines };
+}
+
+/** A fake app: answers every request from `handle` and records how it was made and closed. */
+function fakeApp(handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('ok')) {
+  const made: { options?: unknown; closed: boolean } = { closed: false };
+  const createMcpApp: CommandDependencies['createMcpApp'] = (_host, options) => {
+    made.options = options;
+    return Promise.resolve(Object.assign((req: IncomingMessage, res: ServerResponse) => handle(req, res), { close: () => ((made.closed = true), Promise.resolve()) }));
+  };
+  return { createMcpApp, made };
+}
+
+describe('runCommand', () => {
+  const running: RunningCommand[] = [];
+  afterEach(async () => {
+    for (const r of running.splice(0)) await r.close();
+  });
+
+  const events: string[] = [];
+  const spaces = () =>
+    defineExtension({
+      manifest: { name: 'spaces', version: '1.2.3' },
+      tools: () => [{ name: 'list_spaces', description: 'List spaces.', handler: () => [] }],
+      onStop: () => void events.push('onStop'),
+    });
+  const held = () => defineExtension({ manifest: { name: 'benchmarks', version: '2.0.0', activationEvents: ['onToolset:benchmarks'] }, toolsets: () => [{ name: 'benchmarks', default: false }] });
+  const broken = () => defineExtension({ manifest: { name: 'broken', version: 'not-semver' } });
+
+  function deps(extensions: ExtensionInput[], more: Partial<CommandDependencies> = {}) {
+    const { logger, lines } = recordingLogger();
+    const signals = new EventEmitter();
+    const loaded: unknown[] = [];
+    let exited: (code: number) => void = () => {};
+    const exit = new Promise<number>((resolve) => (exited = resolve));
+    const d: Partial<CommandDependencies> = {
+      loadExtensions: (options) => (loaded.push(options), Promise.resolve(extensions as never)),
+      createLogger: () => logger,
+      stdout: (text) => void lines.push({ level: 'stdout', fields: {}, msg: text }),
+      signals: signals as unknown as CommandDependencies['signals'],
+      exit: (code) => exited(code),
+      ...more,
+    };
+    return { d, lines, signals, loaded, exit };
+  }
+
+  async function start(argv: string[], d: Partial<CommandDependencies>, env: NodeJS.ProcessEnv = {}) {
+    const r = await runCommand(['--port', '0', ...argv], env, d);
+    if (r) running.push(r);
+    return r!;
+  }
+
+  it('prints the help to stdout and serves nothing', async () => {
+    const { d, lines, loaded } = deps([]);
+    expect(await runCommand(['--help'], {}, d)).toBeUndefined();
+    expect(lines).toEqual([{ level: 'stdout', fields: {}, msg: COMMAND_HELP }]);
+    expect(loaded).toEqual([]);
+    await runCommand(['-v'], {}, d);
+    expect(lines[1]?.msg).toBe(`${HOST_VERSION}\n`);
+  });
+
+  it('wires discovery, the host and the app from the options, and serves on the port', async () => {
+    const app = fakeApp();
+    const { d, loaded } = deps([spaces()], { createMcpApp: app.createMcpApp });
+    const r = await start(['--extension', 'spaces', '--path', '/api', '--toolsets', 'only=spaces', '--ignore-query-key', 'utm', '--stateless', '--name', 'acme'], d);
+    expect(loaded).toEqual([expect.objectContaining({ names: ['spaces'] })]);
+    expect(app.made.options).toEqual({ path: '/api', defaultSelection: 'only=spaces', ignoreQueryKeys: ['utm'], sessions: false });
+    expect(r.host.name).toBe('acme');
+    expect((await r.host.build()).toolNames).toEqual(['list_spaces', 'list_server_toolsets']);
+    expect(r.url).toBe(`http://127.0.0.1:${(r.server!.address() as AddressInfo).port}/api`);
+    expect(await (await fetch(r.url!)).text()).toBe('ok');
+  });
+
+  it('turns the toolsets tool off with --no-toolsets-tool', async () => {
+    const { d } = deps([spaces()], { createMcpApp: fakeApp().createMcpApp });
+    const r = await start(['--no-toolsets-tool'], d);
+    expect((await r.host.build()).toolNames).toEqual(['list_spaces']);
+  });
+
+  it('logs one start-up summary: loaded, held, skipped and why, and the URL', async () => {
+    const { d, lines } = deps([spaces(), held(), broken()], { createMcpApp: fakeApp().createMcpApp });
+    const r = await start([], d);
+    const summary = lines.find((l) => l.msg?.includes('serving'));
+    expect(summary?.level).toBe('warn');
+    expect(summary?.msg).toBe(`reactor-mcp-server serving 1 loaded, 1 held, 1 skipped extension(s) at ${r.url}`);
+    expect(summary?.fields).toMatchObject({
+      url: r.url,
+      loaded: ['spaces@1.2.3'],
+      held: ['benchmarks@2.0.0 (onToolset:benchmarks)'],
+      skipped: [{ extension: 'broken@not-semver', state: 'failed', why: [expect.stringContaining(ErrorCodes.MANIFEST_INVALID)] }],
+    });
+  });
+
+  it('on SIGTERM lets an open request finish, refuses new ones, runs onStop, then exits 0', async () => {
+    events.length = 0;
+    let release: () => void = () => {};
+    let received: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (received = resolve));
+    const app = fakeApp((req, res) => {
+      if (req.url === '/slow') {
+        received();
+        release = () => res.end('finished');
+        res.once('finish', () => events.push('response finished'));
+      } else res.end('ok');
+    });
+    const { d, signals, exit } = deps([spaces()], { createMcpApp: app.createMcpApp });
+    const r = await start([], d);
+    const slow = fetch(new URL('/slow', r.url), { method: 'POST' }).then((res) => res.text());
+    await arrived;
+    signals.emit('SIGTERM', 'SIGTERM');
+    await expect(fetch(r.url!)).rejects.toThrow();
+    release();
+    expect(await slow).toBe('finished');
+    expect(await exit).toBe(0);
+    events.push('exit');
+    expect(events).toEqual(['response finished', 'onStop', 'exit']);
+    expect(app.made.closed).toBe(true);
+    expect(r.server!.listening).toBe(false);
+  });
+
+  it('bounds the wait for open requests by the grace period', async () => {
+    let received: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (received = resolve));
+    const app = fakeApp(() => received()); // never answers
+    const { d, signals, exit } = deps([spaces()], { createMcpApp: app.createMcpApp, shutdownGraceMs: 1 });
+    const r = await start([], d);
+    const hanging = fetch(new URL('/hang', r.url), { method: 'POST' }).catch((error: unknown) => error);
+    await arrived;
+    signals.emit('SIGINT', 'SIGINT');
+    expect(await exit).toBe(0);
+    expect(await hanging).toBeInstanceOf(Error);
+  });
+
+  /** A fake stdio server: records its selection; `end()` plays the client closing stdin. */
+  function fakeStdio() {
+    const served: { selection?: unknown; closed: boolean; end: () => void } = { closed: false, end: () => {} };
+    const ended = new Promise<void>((resolve) => (served.end = resolve));
+    const serveStdio: CommandDependencies['serveStdio'] = (_host, options) => {
+      served.selection = options.selection;
+      return Promise.resolve({ closed: ended, close: () => ((served.closed = true), served.end(), Promise.resolve()) });
+    };
+    return { served, serveStdio };
+  }
+
+  it('serves stdio with the --toolsets selection, and closes it on shutdown', async () => {
+    const { served, serveStdio } = fakeStdio();
+    events.length = 0;
+    const { d, lines } = deps([spaces()], { serveStdio });
+    const r = await start(['--transport', 'stdio', '--toolsets', 'only=spaces'], d);
+    expect(served.selection).toBe('only=spaces');
+    expect(r.url).toBeUndefined();
+    expect(lines.find((l) => l.msg?.includes('serving'))?.msg).toContain('over stdio');
+    await r.close();
+    expect(served.closed).toBe(true);
+    expect(events).toEqual(['onStop']);
+  });
+
+  it('in stdio mode, shuts down and exits 0 when the client closes the connection', async () => {
+    const { served, serveStdio } = fakeStdio();
+    events.length = 0;
+    const { d, exit } = deps([spaces()], { serveStdio });
+    await start(['--transport', 'stdio'], d);
+    expect(served.selection).toBeUndefined();
+    served.end();
+    expect(await exit).toBe(0);
+    expect(events).toEqual(['onStop']);
+  });
+
+  it('does not wait out the grace period for the standing streams of open sessions (the real app closes them)', async () => {
+    events.length = 0;
+    const { d } = deps([spaces()], { shutdownGraceMs: 60_000 });
+    const r = await start([], d);
+    const client = new Client({ name: 'command-test', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(r.url!)));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_spaces', 'list_server_toolsets']);
+    await r.close();
+    expect(events).toEqual(['onStop']);
+    await client.close();
+  });
+
+  it('stops the host when serving cannot begin', async () => {
+    events.length = 0;
+    const { d } = deps([spaces()], { serveStdio: () => Promise.reject(new Error('no stdin')) });
+    await expect(runCommand(['--transport', 'stdio'], {}, d)).rejects.toThrow('no stdin');
+    expect(events).toEqual(['onStop']);
+  });
+
+  it('fails with OPTION_INVALID naming the port when it cannot listen, after stopping the host', async () => {
+    const taken = http.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      events.length = 0;
+      const { d } = deps([spaces()], { createMcpApp: fakeApp().createMcpApp });
+      const port = String((taken.address() as AddressInfo).port);
+      await expect(runCommand(['--port', port], {}, d)).rejects.toMatchObject({ code: ErrorCodes.OPTION_INVALID, message: expect.stringContaining(`cannot listen on 127.0.0.1:${port}`) });
+      expect(events).toEqual(['onStop']);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
