@@ -1,0 +1,129 @@
+/**
+ * The benchmarks extension: an opt-in toolset, held until a URL asks for
+ * `benchmarks`. Listing it (manifest and `toolsets()`) touches nothing; the
+ * database is opened in `onStart` — seeded from the sample fixtures when
+ * empty — and closed in `onStop`.
+ */
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import type Database from 'libsql';
+import { createStderrLogger, defineExtension, type Logger, type McpExtension, type Toolset } from '@reactor/host';
+import { openDatabase, prepareLocation, resolveLocation, type DatabaseLocation, type DatabaseOptions } from './database.js';
+import { notStarted } from './errors.js';
+import { importFile } from './importer.js';
+import { createReadFileExtension, READ_FILE_TOOL } from './readFileExtension.js';
+import { BenchmarkStore } from './store.js';
+import { BENCHMARKS_TOOLSET, createBenchmarkTools } from './tools.js';
+
+/** The extension's name (also its package.json `reactorMcp` key). */
+export const EXTENSION_NAME = 'benchmarks';
+
+/** The toolset, exactly as package.json declares it (the host refuses a mismatch). */
+export const BENCHMARKS_TOOLSETS: readonly Toolset[] = Object.freeze([
+  {
+    name: BENCHMARKS_TOOLSET,
+    title: 'Benchmarks',
+    description: 'Read what benchmark runs did.',
+    default: false,
+    instructions:
+      'Benchmarks hold tasks (each with a grading method), runs (a model and a config) and per-task results with trajectories. ' +
+      'Start with list_benchmarks; get_benchmark shows how tasks are graded; list_runs and best_run rank runs by aggregate score; ' +
+      'get_run shows a run per task; compare_runs explains the difference between two runs; get_trajectory shows what a run did on one task.',
+  },
+]);
+
+// Read from package.json (one level above src/ and dist/) so a release bump needs no code edit, and the
+// manifest declares the same host range as the peer dependency discovery reads.
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string; peerDependencies: Record<string, string> };
+
+/** The folder of the sample fixtures (`fixtures/*.jsonl`), beside `src/` and `dist/`. */
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+/** Options of {@link createBenchmarksExtension}. */
+export interface BenchmarksOptions extends DatabaseOptions {
+  /** Import the sample fixtures into an empty database on start. Default `true`. */
+  readonly sample?: boolean;
+  /** Where warnings go. Default: JSON lines to stderr at `warn`. */
+  readonly logger?: Logger;
+  /** The environment to read `REACTOR_BENCHMARKS_DATA` from. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** The extension, plus what a test or an embedding application may want to see. */
+export interface BenchmarksExtension extends McpExtension {
+  /** The open store; throws `REACTOR_START_FAILED` before `onStart` (and after `onStop`). */
+  store(): BenchmarkStore;
+  /** Where the database is, once started. */
+  location(): DatabaseLocation | undefined;
+}
+
+/**
+ * Creates the benchmarks extension. Nothing is read or opened until `onStart`;
+ * the data folder is resolved then (option, else `REACTOR_BENCHMARKS_DATA`,
+ * else `<cache>/reactor-mcp/benchmarks`).
+ */
+export function createBenchmarksExtension(options: BenchmarksOptions = {}): BenchmarksExtension {
+  const logger = options.logger ?? createStderrLogger('warn', { extension: EXTENSION_NAME });
+  let db: Database.Database | undefined;
+  let store: BenchmarkStore | undefined;
+  let location: DatabaseLocation | undefined;
+  // One instance may serve several hosts in a process (the default export is shared): open once, close after the last stop.
+  let starts = 0;
+
+  const open = () => {
+    const chosen = prepareLocation(resolveLocation(options, options.env ?? process.env), (from, to, reason) =>
+      logger.warn({ from, to }, `benchmarks data folder "${from}" cannot be created (${reason}); using "${to}" instead`),
+    );
+    const opened = openDatabase(chosen);
+    const opening = new BenchmarkStore(opened);
+    try {
+      if (options.sample !== false && opening.isEmpty()) seedSample(opened);
+    } catch (error) {
+      opened.close();
+      throw error;
+    }
+    db = opened;
+    store = opening;
+    location = chosen;
+  };
+
+  return defineExtension({
+    manifest: {
+      name: EXTENSION_NAME,
+      version: pkg.version,
+      title: 'Benchmarks',
+      description: 'Read what benchmark runs did: benchmarks, tasks and grading, runs, scores, trajectories, comparisons.',
+      activationEvents: [`onToolset:${BENCHMARKS_TOOLSET}`],
+      host: pkg.peerDependencies['@reactor/host'],
+    },
+    toolsets: () => BENCHMARKS_TOOLSETS.map((t) => ({ ...t })),
+    tools: () => createBenchmarkTools(() => store ?? raise()),
+    toolExtensions: () => [[READ_FILE_TOOL, createReadFileExtension(() => store, logger)]],
+    onStart() {
+      if (starts === 0) open();
+      starts++;
+    },
+    onStop() {
+      if (starts === 0) return;
+      starts--;
+      if (starts > 0) return;
+      db?.close();
+      db = undefined;
+      store = undefined;
+    },
+    store: () => store ?? raise(),
+    location: () => location,
+  });
+}
+
+function raise(): never {
+  throw notStarted();
+}
+
+/** Imports every `fixtures/*.jsonl`, in name order: the embedded sample database. */
+function seedSample(db: Database.Database): void {
+  const files = readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.jsonl')).sort();
+  for (const file of files) importFile(db, join(FIXTURES_DIR, file));
+}

@@ -1,0 +1,190 @@
+/**
+ * An extension of spaces' `read_file` tool: when the file read is a JSONL
+ * artefact whose lines are run or result records, the result gains a
+ * `benchmark` field naming the runs it contains (with their benchmark, model
+ * and score, when the database knows them), so a model reading a results file
+ * learns which tools to call next.
+ *
+ * It only adds: a result of another shape, a file that is not JSONL, or one
+ * without run records passes through unchanged (the same object). A failure
+ * while annotating is logged and the original result is returned, since a
+ * missing annotation widens nothing. Applying it fails closed: `wrap` throws
+ * if it is not given a handler, and the host then leaves `read_file` out.
+ */
+import type { AnyToolHandler, Logger, ToolExtension } from '@reactor/host';
+import { z } from 'zod';
+import { errorMessageOf } from './errors.js';
+import type { BenchmarkStore } from './store.js';
+
+/** The tool it extends (offered by `@reactor/ext-spaces`). */
+export const READ_FILE_TOOL = 'read_file';
+
+/** Its place among extensions of `read_file`: after (inside) order-0 ones such as redaction, before (inside) later ones. */
+export const READ_FILE_EXTENSION_ORDER = 10;
+
+/** The description `read_file` carries once benchmarks is awake. */
+export const READ_FILE_DESCRIPTION =
+  "Read a text file of a space (Markdown, CSV, JSON, code, a notebook's raw JSON…) one page at a time. " +
+  'offset and limit count characters; keep calling with offset = nextOffset until nextOffset is null. ' +
+  'Binary files are refused; for notebooks, read_notebook gives a readable view. ' +
+  'Benchmark artefacts (.jsonl run records) are annotated with the runs they contain: the result then has a "benchmark" field ' +
+  'naming each run, its benchmark, model and score; open them with get_run, compare_runs or best_run.';
+
+/** Lines read per file at most: an annotation must stay cheap on a large page. */
+const MAX_LINES = 10_000;
+
+/** What the `benchmark` field says. */
+export interface BenchmarkAnnotation {
+  /** Lines recognised as run or result records. */
+  records: number;
+  /** Runs named in the file that the database knows, with their aggregate score. */
+  runs: Array<{ id: string; benchmark: string; model: string; score: number; passed: number; total: number }>;
+  /** Runs named in the file that the database does not know (not imported yet). */
+  unknownRuns: string[];
+  /** The benchmarks of the known runs. */
+  benchmarks: string[];
+  hint: string;
+}
+
+const annotationSchema = z.object({
+  records: z.number().int(),
+  runs: z.array(z.object({ id: z.string(), benchmark: z.string(), model: z.string(), score: z.number(), passed: z.number().int(), total: z.number().int() })),
+  unknownRuns: z.array(z.string()),
+  benchmarks: z.array(z.string()),
+  hint: z.string(),
+});
+
+/**
+ * `read_file`'s output once extended: spaces' fields (`space, path, mimeType,
+ * size, totalChars, offset, nextOffset, text`) plus the optional `benchmark`
+ * annotation. It replaces spaces' schema because a strict one would make
+ * clients reject the new field; it is loose, and its fields optional, so a
+ * field spaces adds or drops later still validates.
+ */
+export const readFileOutputSchema = z.looseObject({
+  space: z.string().optional(),
+  path: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().optional(),
+  offset: z.number().optional(),
+  nextOffset: z.number().nullable().optional(),
+  totalChars: z.number().optional(),
+  text: z.string().optional(),
+  benchmark: annotationSchema.optional().describe('present when the file holds benchmark run or result records'),
+});
+
+/**
+ * Finds the run ids a JSONL text names: `run` records' `id`, `result` records'
+ * `run` (this package's format, counted in `native`), or any other harness's
+ * `run_id`/`runId` field.
+ */
+export function runIdsIn(text: string): { runIds: string[]; records: number; native: number } {
+  const runIds = new Set<string>();
+  let records = 0;
+  let native = 0;
+  for (const line of text.split('\n', MAX_LINES)) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{')) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      continue; // a page may cut a line in two; the cut line is simply not counted
+    }
+    const found = runIdOf(value as Record<string, unknown>);
+    if (found === undefined) continue;
+    records++;
+    if (found.native) native++;
+    runIds.add(found.id);
+  }
+  return { runIds: [...runIds], records, native };
+}
+
+function runIdOf(record: Record<string, unknown>): { id: string; native: boolean } | undefined {
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const nativeId = record.type === 'run' ? text(record.id) : record.type === 'result' ? text(record.run) : undefined;
+  if (nativeId !== undefined) return { id: nativeId, native: true };
+  const foreign = text(record.run_id) ?? text(record.runId);
+  return foreign === undefined ? undefined : { id: foreign, native: false };
+}
+
+/** The annotation of a JSONL text, or undefined when it names no run. */
+export function annotationFor(text: string, store: BenchmarkStore): BenchmarkAnnotation | undefined {
+  const { runIds, records, native } = runIdsIn(text);
+  if (runIds.length === 0) return undefined;
+  const known = store.knownRuns(runIds);
+  const knownIds = new Set(known.map((r) => r.id));
+  const unknownRuns = runIds.filter((id) => !knownIds.has(id));
+  let hint = 'get_run { run } shows a run per task; compare_runs { baseline, candidate } compares two; best_run { benchmark } ranks a benchmark\'s runs (toolset "benchmarks").';
+  if (known.length === 0) {
+    hint =
+      native > 0
+        ? 'These runs are not in the benchmarks database; import the file with reactor-benchmarks-import <file.jsonl> to query them.'
+        : 'These runs are not in the benchmarks database; to query them, convert the records to the JSONL format of @reactor/ext-benchmarks (benchmark, task, run and result lines) and import them with reactor-benchmarks-import.';
+  }
+  return {
+    records,
+    runs: known.map((r) => ({ id: r.id, benchmark: r.benchmark, model: r.model, score: r.score, passed: r.passed, total: r.total })),
+    unknownRuns,
+    benchmarks: [...new Set(known.map((r) => r.benchmark))].sort(),
+    hint,
+  };
+}
+
+type FileResult = { path: string; text: string } & Record<string, unknown>;
+
+function isJsonlFile(value: unknown): value is FileResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { path, text } = value as { path?: unknown; text?: unknown };
+  return typeof path === 'string' && typeof text === 'string' && /\.(jsonl|ndjson)$/i.test(path);
+}
+
+/** Annotates a `read_file` result, or returns it as is (the same object) when it is not a benchmark artefact. */
+export function annotateResult(result: unknown, store: BenchmarkStore): unknown {
+  if (isJsonlFile(result)) {
+    const annotation = annotationFor(result.text, store);
+    return annotation === undefined ? result : { ...result, benchmark: annotation };
+  }
+  // A tool that already answers a CallToolResult: annotate its structured content, and tell the model in a text item.
+  const call = result as { content?: unknown; structuredContent?: unknown } | null;
+  if (typeof call === 'object' && call !== null && Array.isArray(call.content) && isJsonlFile(call.structuredContent)) {
+    const annotation = annotationFor(call.structuredContent.text, store);
+    if (annotation === undefined) return result;
+    return {
+      ...call,
+      structuredContent: { ...call.structuredContent, benchmark: annotation },
+      content: [...(call.content as unknown[]), { type: 'text', text: JSON.stringify({ benchmark: annotation }) }],
+    };
+  }
+  return result;
+}
+
+/**
+ * The tool extension. `store()` answers the open store, or undefined while the
+ * extension is not started (the result then passes through).
+ */
+export function createReadFileExtension(store: () => BenchmarkStore | undefined, logger: Logger): ToolExtension {
+  return {
+    order: READ_FILE_EXTENSION_ORDER,
+    description: READ_FILE_DESCRIPTION,
+    outputSchema: readFileOutputSchema,
+    meta: { 'reactor/benchmarks': { annotates: 'benchmark artefacts (.jsonl run records)' } },
+    wrap(original: AnyToolHandler): AnyToolHandler {
+      if (typeof original !== 'function') {
+        // Thrown while the host applies extensions: read_file is then left out, never served half-extended.
+        throw new TypeError(`benchmarks cannot extend "${READ_FILE_TOOL}": expected its handler to be a function`);
+      }
+      return async (args, ctx) => {
+        const result: unknown = await original(args, ctx);
+        const open = store();
+        if (open === undefined) return result;
+        try {
+          return annotateResult(result, open);
+        } catch (error) {
+          logger.warn({ tool: READ_FILE_TOOL, err: error instanceof Error ? error : undefined }, `could not annotate a read_file result: ${errorMessageOf(error)}; returned it unannotated`);
+          return result;
+        }
+      };
+    },
+  };
+}
