@@ -1,0 +1,54 @@
+/** `search_text`: lines containing a phrase, across a space. */
+import { z } from 'zod';
+import type { SpacesRuntime } from '../runtime.js';
+import { searchText } from '../search.js';
+import { defineSpacesTool, READ_ONLY_LOCAL, spaceArg } from './common.js';
+
+const matchSchema = z.object({
+  path: z.string(),
+  line: z.number().int().describe('1-based; for a notebook, the line within the cell\'s source (or outputs).'),
+  column: z.number().int().describe('1-based.'),
+  text: z.string().describe('The matching line, shortened around the match when long.'),
+  cell: z.number().int().optional().describe('Notebooks: the 0-based cell; pass it to read_notebook as cells.start.'),
+  inOutput: z.boolean().optional().describe('Notebooks: true when the match is in the cell\'s outputs.'),
+});
+
+/** The result of `search_text`. */
+export const searchTextOutput = z.object({
+  space: z.string(),
+  query: z.string(),
+  matches: z.array(matchSchema),
+  filesSearched: z.number().int(),
+  filesSkipped: z.number().int().describe('Files too large or unreadable.'),
+  truncated: z.boolean().describe('True when there may be more matches than returned.'),
+});
+
+/** Makes the `search_text` tool. */
+export function createSearchTextTool(runtime: SpacesRuntime) {
+  return defineSpacesTool({
+    name: 'search_text',
+    title: 'Search text',
+    description:
+      'Search the text files and notebooks of a space for a phrase (literal, not a regular expression; case ignored unless caseSensitive). Returns matching lines with their file and line; notebook matches name their cell. Narrow with glob, e.g. "*.csv", "notebooks/**/*.ipynb" or just "md".',
+    inputSchema: z.object({
+      space: spaceArg,
+      query: z.string().min(1).describe('The phrase to find.'),
+      glob: z.string().optional().describe('Only files matching this glob ("*.md", "data/**/*.csv", "*.{md,txt}") or extension ("csv").'),
+      maxResults: z.number().int().min(1).max(500).default(50).describe('The most matching lines to return.'),
+      caseSensitive: z.boolean().default(false),
+    }),
+    outputSchema: searchTextOutput,
+    annotations: READ_ONLY_LOCAL,
+    handler: async (args, ctx): Promise<z.infer<typeof searchTextOutput>> => {
+      const space = await runtime.space(args.space);
+      const found = await searchText(space, args.query, {
+        ...(args.glob !== undefined ? { glob: args.glob } : {}),
+        maxResults: args.maxResults,
+        caseSensitive: args.caseSensitive,
+        signal: ctx.signal,
+        limits: runtime.limits,
+      });
+      return { space: space.name, query: args.query, ...found };
+    },
+  });
+}
