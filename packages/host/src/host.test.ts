@@ -504,3 +504,51 @@ describe('describe()', () => {
     await conn.close();
   });
 });
+
+describe('resources, prompts and completions', () => {
+  const files = defineExtension({
+    manifest: { name: 'files', version: '1.0.0' },
+    toolsets: () => [{ name: 'files' }, { name: 'hidden', default: false }],
+    resources: () => [
+      {
+        name: 'space-file',
+        template: 'files://{space}/{+path}',
+        read: (uri, variables) => ({ contents: [{ uri: uri.href, text: `${String(variables.space)}:${String(variables.path)}` }] }),
+        complete: { space: (value) => ['alpha', 'beta'].filter((s) => s.startsWith(value)) },
+      },
+      { name: 'secret', uri: 'secret://vault/key', toolset: 'hidden', read: (uri) => ({ contents: [{ uri: uri.href, text: 'secret' }] }) },
+    ],
+    prompts: () => [
+      {
+        name: 'summarize',
+        argsSchema: z.object({ space: z.string(), path: z.string() }),
+        get: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Summarize ${args.space}/${args.path}` } }] }),
+        complete: { path: (value, _ctx, context) => [`${context.arguments.space ?? '?'}/${value}notes.md`] },
+      },
+    ],
+  });
+
+  it('serves a template\'s variables, a prompt\'s arguments, and completions that see the other arguments', async () => {
+    const host = await buildHost([files], { logger: silentLogger, strict: true });
+    const conn = await connect(host);
+    const read = await conn.client.readResource({ uri: 'files://alpha/docs/a.md' });
+    expect(read.contents).toEqual([{ uri: 'files://alpha/docs/a.md', text: 'alpha:docs/a.md' }]);
+    const prompt = await conn.client.getPrompt({ name: 'summarize', arguments: { space: 'alpha', path: 'x.md' } });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Summarize alpha/x.md' });
+    const spaces = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'files://{space}/{+path}' }, argument: { name: 'space', value: 'a' } });
+    expect(spaces.completion.values).toEqual(['alpha']);
+    const paths = await conn.client.complete({ ref: { type: 'ref/prompt', name: 'summarize' }, argument: { name: 'path', value: 'n' }, context: { arguments: { space: 'beta' } } });
+    expect(paths.completion.values).toEqual(['beta/nnotes.md']);
+    await conn.close();
+  });
+
+  it('serves a resource only where its toolset is active', async () => {
+    const host = await buildHost([files], { logger: silentLogger, strict: true });
+    const plain = await connect(host);
+    await expect(plain.client.readResource({ uri: 'secret://vault/key' })).rejects.toThrow();
+    const hidden = await connect(host, { selection: 'hidden' });
+    expect((await hidden.client.readResource({ uri: 'secret://vault/key' })).contents).toHaveLength(1);
+    await plain.close();
+    await hidden.close();
+  });
+});

@@ -23,7 +23,7 @@ import { ErrorCodes, errorMessage } from './errors.js';
 import type { OnServerContext, ToolHandle } from './extension.js';
 import type { Logger } from './logger.js';
 import { withTimeout, type ProblemLog } from './problems.js';
-import type { PromptSpec, ResourceSpec } from './resource.js';
+import type { Completions, PromptSpec, ResourceSpec } from './resource.js';
 import { resolveSchema, type JsonSchemaObject, type SchemaLike } from './schema.js';
 import type { Selection } from './selection.js';
 import { stats } from './stats.js';
@@ -384,7 +384,7 @@ function installPrompts(server: McpServer, prompts: ReadonlyArray<Offered<Prompt
 function installCompletions(server: McpServer, blueprint: Blueprint): void {
   server.server.setRequestHandler('completion/complete', async (request, ctx: ServerContext) => {
     const { ref, argument } = request.params;
-    let complete: ((value: string, ctx: ServerContext | undefined) => string[] | Promise<string[]>) | undefined;
+    let complete: Completions[string] | undefined;
     if (ref.type === 'ref/prompt') {
       const prompt = blueprint.prompts.find((p) => p.spec.name === ref.name);
       if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
@@ -394,7 +394,8 @@ function installCompletions(server: McpServer, blueprint: Blueprint): void {
       if (!resource) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
       complete = resource.spec.complete?.[argument.name];
     }
-    const values = complete ? (await complete(argument.value, ctx)).slice(0, 100) : [];
+    // The protocol caps a completion at 100 values.
+    const values = complete ? (await complete(argument.value, ctx, { arguments: request.params.context?.arguments ?? {} })).slice(0, 100) : [];
     return { completion: { values, total: values.length, hasMore: false } };
   });
 }

@@ -8,8 +8,18 @@ import { isSchemaLike, type SchemaLike } from './schema.js';
 
 export type { ReadResourceResult, GetPromptResult };
 
-/** Completion callbacks by variable/argument name: the value typed so far → suggestions. */
-export type Completions = { readonly [name: string]: (value: string, ctx: ServerContext | undefined) => string[] | Promise<string[]> };
+/** What a completion request says besides the value: the arguments already resolved (e.g. the chosen space). */
+export interface CompletionContext {
+  readonly arguments: Readonly<Record<string, string>>;
+}
+
+/**
+ * Completion callbacks by variable/argument name: the value typed so far →
+ * suggestions. `context.arguments` holds the other arguments the client already has.
+ */
+export type Completions = {
+  readonly [name: string]: (value: string, ctx: ServerContext | undefined, context: CompletionContext) => string[] | Promise<string[]>;
+};
 
 /** A resource (fixed `uri`) or a family of resources (RFC 6570 `template`). */
 export interface ResourceSpec {
