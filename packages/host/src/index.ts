@@ -22,7 +22,7 @@ export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './tool.js';
 export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult } from './tool.js';
 export type { Toolset, DescribedToolset } from './toolset.js';
 export type { ToolExtension, AnyToolHandler } from './toolExtension.js';
-export type { ResourceSpec, PromptSpec, ListedResource, Completions, ReadResourceResult, GetPromptResult } from './resource.js';
+export type { ResourceSpec, PromptSpec, ListedResource, Completions, CompletionContext, ReadResourceResult, GetPromptResult } from './resource.js';
 export { defineExtension, isExtension, EXTENSION_NAME_PATTERN } from './extension.js';
 export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, DeferredExtension, ExtensionInput } from './extension.js';
 export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
@@ -33,3 +33,19 @@ export type { Problem } from './problems.js';
 export type { ServerFactory } from './mint.js';
 export { LIST_SERVER_TOOLSETS, howToSelect } from './listToolsets.js';
 export { HOST_VERSION } from './version.js';
+// serving
+export { createMcpApp } from './http/app.js';
+export type { McpApp } from './http/app.js';
+export type { McpAppOptions } from './http/options.js';
+export type { McpAppSessionOptions } from './http/sessions.js';
+export type { McpAppAuthOptions } from './http/auth.js';
+export type { HealthzBody, HealthzExtension, ToolsetsBody } from './http/infoRoutes.js';
+export { SELECTION_HEADER } from './http/requestSelection.js';
+export { serveStdio } from './stdio.js';
+export type { ServeStdioOptions, StdioServing } from './stdio.js';
+// discovery and command
+export { loadExtensions } from './discovery.js';
+export type { LoadExtensionsOptions } from './discovery.js';
+export type { ReactorMcpEntry } from './reactorMcpField.js';
+export { parseCommandOptions, runCommand, COMMAND_HELP } from './command.js';
+export type { CommandOptions, CommandDependencies, RunningCommand } from './command.js';

@@ -216,6 +216,8 @@ class ServerToolTable {
       ...(config._meta !== undefined ? { meta: config._meta } : {}),
       handler: (args, ctx) => (takesArgs ? callback(args, ctx) : callback(ctx)),
     };
+    // Counted so the structural tests notice if minting ever starts registering tools itself.
+    stats.toolRegistrations++;
     const tool = serveTool(spec, 'onServer', { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined });
     this.overlay ??= new Map();
     this.overlay.set(name, { tool, enabled: true, listEntry: renderListEntry(spec, tool.input, tool.outputJson) });

@@ -1,0 +1,89 @@
+/**
+ * The demo end to end: the same command main.ts runs, discovering the two
+ * extensions from this app's package.json, served over real HTTP on
+ * 127.0.0.1, and a real MCP client asking it real questions about the sample data.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { buildHost, loadExtensions, runCommand, silentLogger, type RunningCommand } from '@reactor/host';
+import { demoArgs, DEMO_INSTRUCTIONS } from '../src/demo.js';
+
+const appRoot = fileURLToPath(new URL('..', import.meta.url));
+let running: RunningCommand;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'reactor-demo-'));
+  const started = await runCommand(demoArgs(['--port', '0', '--log-level', 'silent']), { REACTOR_BENCHMARKS_DATA: dataDir }, {
+    loadExtensions: (options) => loadExtensions({ ...options, root: appRoot }),
+    buildHost: (extensions, options) => buildHost(extensions, { ...options, instructions: DEMO_INSTRUCTIONS }),
+    createLogger: () => silentLogger,
+    signals: { once: () => process, removeListener: () => process },
+    exit: () => {},
+  });
+  if (!started) throw new Error('the demo did not start');
+  running = started;
+});
+
+afterAll(async () => {
+  await running?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function connect(query: string) {
+  const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}${query}`)));
+  return client;
+}
+
+const structured = <T>(result: unknown) => (result as { structuredContent: T }).structuredContent;
+
+describe('the demo', () => {
+  it('serves spaces by default and holds benchmarks until a URL asks for it', async () => {
+    const health = (await (await fetch(new URL('/healthz', running.url))).json()) as { ok: boolean; extensions: Record<string, { state: string }> };
+    expect(health.ok).toBe(true);
+    expect(health.extensions['benchmarks']?.state).toBe('held');
+    const client = await connect('');
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['list_spaces', 'read_file', 'find_notebooks', 'list_server_toolsets']));
+    expect(names).not.toContain('best_run');
+    expect(client.getInstructions()).toContain('Reactor MCP demo.');
+    await client.close();
+  });
+
+  it('answers which notebook mentions a given dataset', async () => {
+    const client = await connect('');
+    const found = structured<{ notebooks: Array<{ space: string; path: string }> }>(await client.callTool({ name: 'find_notebooks', arguments: { query: 'global_temperatures.csv' } }));
+    expect(found.notebooks.map((n) => `${n.space}/${n.path}`)).toEqual(['climate-lab/temperature_trends.ipynb']);
+    await client.close();
+  });
+
+  it('with ?benchmarks: the best run of a benchmark and how it differs from the worst', async () => {
+    const client = await connect('?benchmarks');
+    const answer = structured<{ best: { id: string; score: number }; worst: { id: string; score: number }; difference: { scoreDelta?: number; flipped?: unknown } }>(
+      await client.callTool({ name: 'best_run', arguments: { benchmark: 'gsm8k-mini' } }),
+    );
+    expect(answer.best.score).toBeGreaterThan(answer.worst.score);
+    expect(answer.best.id).not.toBe(answer.worst.id);
+    expect(answer.difference).toBeTruthy();
+    const described = (await (await fetch(new URL('/toolsets?benchmarks', running.url))).json()) as { active: string[]; tools: string[] };
+    expect(described.active).toEqual(expect.arrayContaining(['benchmarks', 'spaces']));
+    expect(described.tools).toContain('best_run');
+    await client.close();
+  });
+
+  it('benchmarks annotates spaces\' read_file for benchmark artefacts (an extension of another package\'s tool)', async () => {
+    const client = await connect('?benchmarks');
+    const files = structured<{ entries: Array<{ path: string }> }>(await client.callTool({ name: 'list_files', arguments: { space: 'benchmark-notes', path: 'results' } }));
+    const artefact = files.entries.map((e) => e.path).find((p) => p.endsWith('.jsonl'));
+    expect(artefact).toBeDefined();
+    const read = structured<Record<string, unknown>>(await client.callTool({ name: 'read_file', arguments: { space: 'benchmark-notes', path: artefact! } }));
+    expect(JSON.stringify(read)).toMatch(/run-014[23]/);
+    expect(read['benchmark'] ?? read['annotations']).toBeDefined();
+    await client.close();
+  });
+});

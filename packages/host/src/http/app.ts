@@ -1,0 +1,224 @@
+/**
+ * `createMcpApp`: the host served over Streamable HTTP as one Node request
+ * listener — the protocol on `{path}` and `{path}/<selection>` (both eras,
+ * through the official SDK), `GET /healthz`, `GET /toolsets`, and the OAuth
+ * protected-resource metadata when `auth` says where tokens come from.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { errorMessage } from '../errors.js';
+import type { McpHost } from '../host.js';
+import type { Selection } from '../selection.js';
+import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
+import { checkHostAndOrigin, hostPolicyFor, jsonRpcErrorBody, JsonRpcCodes, writeJson } from './guards.js';
+import { healthzResponse, toolsetsBody } from './infoRoutes.js';
+import { resolveAppOptions, type McpAppOptions } from './options.js';
+import { McpEndpoint } from './protocol.js';
+import { pathTail, requestSelection, selectionHeaderValues, splitTarget, type SelectionSources } from './requestSelection.js';
+import { SessionStore } from './sessions.js';
+import { UnknownNameLog } from './unknownNames.js';
+
+/**
+ * A Node request listener serving a host, with `close()`. Usable wherever a
+ * `(req, res)` listener or a connect-style middleware is: a third argument
+ * that is a function is `next` (called for paths the app does not serve);
+ * any other third argument, or a `req.body` a body parser already read, is
+ * taken as the parsed JSON body.
+ */
+export interface McpApp {
+  (req: IncomingMessage, res: ServerResponse, next?: unknown): void;
+  /** Closes every session and in-flight exchange (bounded); later requests get 503. */
+  close(): Promise<void>;
+  /** How many 2025-protocol sessions are open. */
+  readonly sessionCount: number;
+}
+
+type Route =
+  | { readonly kind: 'mcp'; readonly tail: string }
+  | { readonly kind: 'toolsets'; readonly tail: string }
+  | { readonly kind: 'healthz' }
+  | { readonly kind: 'metadata' };
+
+interface Scope {
+  readonly route: Route;
+  readonly tenant: string | undefined;
+  readonly sources: SelectionSources;
+  onFinish(done: () => void): void;
+}
+
+const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
+/** How long `close()` waits for sessions and in-flight exchanges to end. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+/**
+ * Serves a host over HTTP. Routes: `POST/GET/DELETE {path}` and
+ * `{path}/<selection>` (the MCP protocol, Streamable HTTP — 2025 sessions and
+ * stateless requests, and the 2026-07-28 per-request protocol), `GET /healthz`
+ * and `GET /toolsets`. The selection of a request is the union of its query
+ * string, its path below `{path}` and its `X-MCP-Toolsets` header.
+ *
+ * Safe by default: DNS-rebinding protection when listening on loopback
+ * (behind a reverse proxy, name the public hosts in `allowedHosts`), a 4 MiB
+ * body limit (413), 415 for a non-JSON body, 400 for bad JSON, 405 for other
+ * methods, 404 for an unknown session, sessions capped and idled out.
+ *
+ * @example Node
+ * ```ts
+ * import http from 'node:http';
+ * const app = createMcpApp(host, { sessions: { max: 500 } });
+ * const server = http.createServer(app).listen(4040, '127.0.0.1');
+ * // on shutdown: await app.close(); server.close();
+ * ```
+ *
+ * @example Express (mount without a path prefix: the app routes `/mcp`, `/healthz`, `/toolsets` itself)
+ * ```ts
+ * const app = express();
+ * app.use(createMcpApp(host, { allowedHosts: ['mcp.example.com'] })); // other paths fall through to next()
+ * ```
+ *
+ * @example Fastify
+ * ```ts
+ * const mcp = createMcpApp(host);
+ * fastify.all('/mcp', (request, reply) => { reply.hijack(); mcp(request.raw, reply.raw, request.body); });
+ * fastify.all('/mcp/*', (request, reply) => { reply.hijack(); mcp(request.raw, reply.raw, request.body); });
+ * ```
+ *
+ * @example Hono (on `@hono/node-server`)
+ * ```ts
+ * import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+ * const mcp = createMcpApp(host);
+ * app.all('/mcp/*', (c) => { mcp(c.env.incoming, c.env.outgoing); return RESPONSE_ALREADY_SENT; });
+ * ```
+ */
+export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp {
+  const resolved = resolveAppOptions(options);
+  const logger = (options.logger ?? host.logger).child({ component: 'http' });
+  const auth: AuthGate | undefined = options.auth ? createAuthGate(options.auth, logger) : undefined;
+  const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger) : undefined;
+  const unknown = new UnknownNameLog(logger);
+  const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes);
+  const onerror = (error: Error) => logger.error({ err: error }, `HTTP request failed: ${error.message}`);
+  let closing: Promise<void> | undefined;
+
+  function match(pathname: string): Route | undefined {
+    if (pathname === resolved.healthzPath) return { kind: 'healthz' };
+    if (resolved.toolsetsPath !== undefined) {
+      const tail = pathTail(pathname, resolved.toolsetsPath);
+      if (tail !== undefined) return { kind: 'toolsets', tail };
+    }
+    if (auth?.servesMetadata(pathname)) return { kind: 'metadata' };
+    const tail = pathTail(pathname, resolved.path);
+    return tail === undefined ? undefined : { kind: 'mcp', tail };
+  }
+
+  /** The selection a request asked for, with toolset scopes applied; or the 403 refusal. */
+  function selectionFor(scope: Scope, authInfo: AuthInfo | undefined): { selection: Selection; denied: readonly string[] } | Response {
+    const asked = requestSelection(scope.sources, { ignore: resolved.ignore });
+    const selection = asked.isEmpty && resolved.defaultSelection ? resolved.defaultSelection : asked;
+    if (!auth || !authInfo) return { selection, denied: [] };
+    const scoped = applyToolsetScopes(asked, selection, host.declaredToolsets({ tenant: scope.tenant }), authInfo);
+    if (scoped.ok) return scoped;
+    const names = scoped.toolsets.map((t) => `"${t}"`).join(', ');
+    return auth.insufficientScope(scoped.scopes, `Toolset(s) ${names} need scope(s) ${scoped.scopes.join(' ')}, which this token lacks`);
+  }
+
+  async function authenticate(request: Request, needed: boolean): Promise<AuthInfo | Response | undefined> {
+    return auth && needed ? await auth.verify(request) : undefined;
+  }
+
+  async function dispatch(scope: Scope, request: Request): Promise<Response> {
+    const { route } = scope;
+    if (route.kind === 'metadata') return auth?.metadata(request) ?? Response.json(jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Not Found'), { status: 404 });
+    if (route.kind === 'healthz') {
+      const authInfo = await authenticate(request, auth?.protectHealthz === true);
+      return authInfo instanceof Response ? authInfo : healthzResponse(host, closing !== undefined);
+    }
+    if (route.kind === 'toolsets') {
+      // Unprotected, a presented token still counts: it decides which toolsets are denied.
+      const authInfo = await authenticate(request, auth?.protectToolsets === true || request.headers.has('authorization'));
+      if (authInfo instanceof Response) return authInfo;
+      const resolvedSelection = selectionFor(scope, authInfo);
+      if (resolvedSelection instanceof Response) return resolvedSelection;
+      const { selection, denied } = resolvedSelection;
+      const body = await toolsetsBody(host, selection, scope.tenant, denied);
+      if (body.unknown.length > 0) unknown.report(body.unknown, { where: 'toolsets', tenant: scope.tenant });
+      return Response.json(body, { headers: { 'cache-control': 'no-store' } });
+    }
+    const authInfo = await authenticate(request, true);
+    if (authInfo instanceof Response) return authInfo;
+    return await endpoint.handle({
+      request,
+      tenant: scope.tenant,
+      authInfo,
+      onFinish: scope.onFinish,
+      resolveSelection: () => {
+        const resolvedSelection = selectionFor(scope, authInfo);
+        return resolvedSelection instanceof Response ? resolvedSelection : resolvedSelection.selection;
+      },
+    });
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown): Promise<void> {
+    const target = splitTarget(req.url);
+    if (!target) return writeJson(res, 400, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Bad Request: the request target must be a path'));
+    const route = match(target.pathname);
+    if (!route) {
+      if (next) return next();
+      return writeJson(res, 404, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Not Found: the MCP endpoint is ${resolved.path}`));
+    }
+    if (closing && route.kind !== 'healthz') return writeJson(res, 503, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Service Unavailable: the server is shutting down'));
+    const refusal = checkHostAndOrigin(req.headers, hostPolicyFor(req.socket?.localAddress, resolved.allowedHosts, resolved.allowedOrigins));
+    if (refusal) return writeJson(res, refusal.status, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, refusal.message));
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (route.kind === 'mcp' ? !MCP_METHODS.has(method) : route.kind !== 'metadata' && method !== 'GET') {
+      const allow = route.kind === 'mcp' ? 'GET, POST, DELETE' : 'GET';
+      return writeJson(res, 405, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Method not allowed: ${method}; this route accepts ${allow}`), { allow });
+    }
+    let tenant: string | undefined;
+    try {
+      tenant = options.tenant?.(req);
+    } catch (error) {
+      logger.error({ err: error instanceof Error ? error : undefined }, `the tenant(req) option threw: ${errorMessage(error)}`);
+      return writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the tenant of this request could not be resolved'));
+    }
+    const finishers: Array<() => void> = [];
+    res.once('close', () => finishers.forEach((done) => done()));
+    const scope: Scope = {
+      route,
+      tenant,
+      sources: { query: target.query, tail: 'tail' in route ? route.tail : '', headers: selectionHeaderValues(req.headers, req.headersDistinct) },
+      onFinish: (done) => finishers.push(done),
+    };
+    const handler = toNodeHandler({ fetch: (request) => dispatch(scope, request) }, { onerror, maxRequestBodySize: resolved.maxBodyBytes });
+    await handler(req, res, parsedBody);
+  }
+
+  const app = ((req: IncomingMessage, res: ServerResponse, third?: unknown) => {
+    const next = typeof third === 'function' ? (third as (error?: unknown) => void) : undefined;
+    const parsedBody = third !== undefined && next === undefined ? third : frameworkParsedBody(req);
+    serve(req, res, next, parsedBody).catch((error: unknown) => {
+      onerror(error instanceof Error ? error : new Error(errorMessage(error)));
+      writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error'));
+    });
+  }) as McpApp;
+  Object.defineProperty(app, 'sessionCount', { get: () => sessions?.size ?? 0, enumerable: true });
+  app.close = () =>
+    (closing ??= (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+        timer.unref();
+      });
+      await Promise.race([Promise.allSettled([endpoint.close(), sessions?.close(CLOSE_TIMEOUT_MS)]), bound]);
+      clearTimeout(timer);
+      logger.debug({}, 'MCP app closed');
+    })());
+  return app;
+}
+
+/** A body an Express/connect body parser already consumed (`req.body`), so the stream is not read again. */
+function frameworkParsedBody(req: IncomingMessage): unknown {
+  const r = req as IncomingMessage & { body?: unknown; _body?: unknown };
+  return r.body !== undefined && (r._body === true || r.readableEnded) ? r.body : undefined;
+}

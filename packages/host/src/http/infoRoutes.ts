@@ -1,0 +1,60 @@
+/**
+ * The two read-only routes beside the protocol: `GET /healthz` (never opens
+ * a session, never builds) and `GET /toolsets` (what a connection with this
+ * request's selection would get).
+ */
+import type { ExtensionStatus, HostDescription, McpHost } from '../host.js';
+import type { Selection } from '../selection.js';
+
+/** One extension in the `/healthz` body: its status without its name (the key). */
+export type HealthzExtension = Omit<ExtensionStatus, 'name'>;
+
+/** The `/healthz` body. */
+export interface HealthzBody {
+  /** False when an extension failed (served around) or the app is closing. */
+  ok: boolean;
+  /** The server name. */
+  name: string;
+  version: string;
+  /** The host revision (increments whenever blueprints are dropped). */
+  revision: number;
+  /** Each extension's status, by name. */
+  extensions: Record<string, HealthzExtension>;
+  /** How many problems the host contained (details in `host.report()`). */
+  problems: number;
+  /** True once `close()` started. */
+  closing?: true;
+}
+
+/**
+ * `GET /healthz`. The status is 200 while the app serves — also when an
+ * extension failed, since one plugin never breaks the rest: the body then
+ * says `ok: false` and which extension is `failed`, and a restart would not
+ * fix it. It is 503 once `close()` started, so a load balancer drains the
+ * instance.
+ */
+export function healthzResponse(host: McpHost, closing: boolean): Response {
+  const report = host.report();
+  const extensions: Record<string, HealthzExtension> = {};
+  for (const { name, ...status } of report.extensions) extensions[name] = status;
+  const body: HealthzBody = {
+    ok: report.ok && !closing,
+    name: report.name,
+    version: report.version,
+    revision: report.revision,
+    extensions,
+    problems: report.problems.length,
+    ...(closing ? { closing: true as const } : {}),
+  };
+  return Response.json(body, { status: closing ? 503 : 200, headers: { 'cache-control': 'no-store' } });
+}
+
+/** The `/toolsets` body: `describe()` plus the toolsets the token may not have. */
+export type ToolsetsBody = HostDescription & { denied?: string[] };
+
+/** `GET /toolsets`: `host.describe()` for the request's selection, plus `denied` when the token lacks some toolsets' scopes. */
+export async function toolsetsBody(host: McpHost, selection: Selection, tenant: string | undefined, denied: readonly string[]): Promise<ToolsetsBody> {
+  const description: ToolsetsBody = await host.describe(selection, { tenant });
+  if (denied.length > 0) description.denied = [...denied].sort();
+  return description;
+}

@@ -1,0 +1,156 @@
+/**
+ * The options of `createMcpApp`, their defaults, and their validation (a bad
+ * option fails at start-up with `REACTOR_OPTION_INVALID`, never on a request).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { EventStore } from '@modelcontextprotocol/server';
+import { describeValue, ErrorCodes, ReactorError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { parseSelection, type Selection } from '../selection.js';
+import type { McpAppAuthOptions } from './auth.js';
+import { normalizeAllowedHost } from './guards.js';
+import type { McpAppSessionOptions } from './sessions.js';
+
+/** Default request body limit: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Options of `createMcpApp`. Every one is optional. */
+export interface McpAppOptions {
+  /** The MCP endpoint. Default `/mcp`; `{path}/<selection>` is served too, and `{path}/` never redirects. */
+  readonly path?: string;
+  /** `GET /healthz`; `false` to serve your own, or another path. Default `/healthz`. */
+  readonly healthz?: boolean | string;
+  /** `GET /toolsets`; `false` to serve your own, or another path. Default `/toolsets`. */
+  readonly toolsetsRoute?: boolean | string;
+  /** Resumable streams for sessions (the SDK's `EventStore`), passed to each session's transport. */
+  readonly eventStore?: EventStore;
+  /** The SSE `retry` hint (ms) sent with resumable streams. */
+  readonly retryInterval?: number;
+  /** Used when a request names nothing (after `ignoreQueryKeys` are dropped): a query string or a selection. */
+  readonly defaultSelection?: string | Selection;
+  /** Query keys that are not selections (`utm_source`, a proxy's token), dropped from query, path and header. */
+  readonly ignoreQueryKeys?: Iterable<string>;
+  /**
+   * Stateful 2025-protocol sessions (`Mcp-Session-Id`). Default on, with a
+   * 30-minute idle timeout and at most 1000 sessions. `false`: every request
+   * is served statelessly (a fresh server per request).
+   */
+  readonly sessions?: boolean | McpAppSessionOptions;
+  /** The tenant of a request: its own blueprints and extensions (`manifest.tenants`). */
+  readonly tenant?: (req: IncomingMessage) => string | undefined;
+  /**
+   * Host names (no port) a request's `Host` may carry; checked on every route.
+   * Default (DNS-rebinding protection): a connection that arrives on a
+   * loopback address (`req.socket.localAddress`: 127.0.0.0/8, `::1`) may only
+   * say `localhost`, `127.0.0.1` or `[::1]`; other connections are unchecked,
+   * since their public names are not knowable. Behind a reverse proxy — which
+   * forwards the public `Host` to a loopback port — list the public names here
+   * (`['mcp.example.com']`); the list then applies to every connection.
+   * Entries are normalized (`https://Example.com:443` → `example.com`).
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Browser origins (host names) allowed in `Origin`; requests without `Origin`
+   * always pass. Default: `allowedHosts` when given, else the localhost names
+   * on a loopback listener, else unchecked.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** Bearer-token authentication on every MCP route; see {@link McpAppAuthOptions}. */
+  readonly auth?: McpAppAuthOptions;
+  /** Largest request body, bytes; larger ones are answered 413. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Where the app logs. Default: the host's logger. */
+  readonly logger?: Logger;
+}
+
+/** The options with defaults applied. */
+export interface ResolvedAppOptions {
+  readonly path: string;
+  readonly healthzPath: string | undefined;
+  readonly toolsetsPath: string | undefined;
+  readonly ignore: ReadonlySet<string>;
+  readonly defaultSelection: Selection | undefined;
+  readonly sessions: McpAppSessionOptions | undefined;
+  readonly allowedHosts: readonly string[] | undefined;
+  readonly allowedOrigins: readonly string[] | undefined;
+  readonly maxBodyBytes: number;
+}
+
+function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
+  return new ReactorError(ErrorCodes.OPTION_INVALID, {
+    subject: `createMcpApp option "${option}"`,
+    problem,
+    expected,
+    received: describeValue(received),
+    ...(hint !== undefined ? { hint } : {}),
+  });
+}
+
+function routePath(option: string, value: unknown, fallback: string): string {
+  const path = value === undefined || value === true ? fallback : value;
+  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+    throw invalid(option, 'is not a path', value, 'a path starting with "/" (no query, no spaces)', `e.g. "${fallback}"`);
+  }
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
+}
+
+function positive(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalid(option, 'is not a positive number', value, 'a positive number');
+  return value;
+}
+
+function hostList(option: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) throw invalid(option, 'is not a list of host names', value, 'an array of strings such as ["mcp.example.com"]');
+  return value.map(normalizeAllowedHost);
+}
+
+/** Applies defaults and checks every option; throws `REACTOR_OPTION_INVALID`. */
+export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
+  const path = routePath('path', options.path, '/mcp');
+  const healthzPath = options.healthz === false ? undefined : routePath('healthz', options.healthz, '/healthz');
+  const toolsetsPath = options.toolsetsRoute === false ? undefined : routePath('toolsetsRoute', options.toolsetsRoute, '/toolsets');
+  // With path "/" the fixed routes are matched first; otherwise they must lie outside the endpoint.
+  for (const [name, other] of [['healthz', healthzPath], ['toolsetsRoute', toolsetsPath]] as const) {
+    if (path !== '/' && other !== undefined && (other === path || other.startsWith(`${path}/`))) {
+      throw invalid(name, `lies under the MCP path "${path}"`, other, 'a path outside the MCP endpoint', 'move it, or set it to false');
+    }
+  }
+  if (options.ignoreQueryKeys !== undefined && (typeof options.ignoreQueryKeys !== 'object' || options.ignoreQueryKeys === null || !(Symbol.iterator in options.ignoreQueryKeys))) {
+    throw invalid('ignoreQueryKeys', 'is not a list of keys', options.ignoreQueryKeys, 'an array of strings');
+  }
+  const ignore = new Set(typeof options.ignoreQueryKeys === 'string' ? [options.ignoreQueryKeys] : (options.ignoreQueryKeys ?? []));
+  let defaultSelection: Selection | undefined;
+  if (typeof options.defaultSelection === 'string') defaultSelection = parseSelection(options.defaultSelection, { ignore });
+  else if (options.defaultSelection !== undefined) {
+    const s = options.defaultSelection as Partial<Selection>;
+    if (!(s.named instanceof Set) || !(s.without instanceof Set) || !(s.only === null || s.only instanceof Set)) {
+      throw invalid('defaultSelection', 'is not a selection', options.defaultSelection, 'a query string such as "only=spaces" or a parseSelection() result');
+    }
+    defaultSelection = options.defaultSelection;
+  }
+  if (defaultSelection?.isEmpty === true) defaultSelection = undefined;
+  let sessions: McpAppSessionOptions | undefined;
+  if (options.sessions === undefined || options.sessions === true) sessions = {};
+  else if (options.sessions === false) sessions = undefined;
+  else if (typeof options.sessions === 'object' && options.sessions !== null) {
+    sessions = {
+      idleTimeoutMs: positive('sessions.idleTimeoutMs', options.sessions.idleTimeoutMs, 30 * 60_000),
+      max: Math.floor(positive('sessions.max', options.sessions.max, 1000)),
+    };
+  } else throw invalid('sessions', 'is not a session setting', options.sessions, 'true, false, or { idleTimeoutMs, max }');
+  if (options.tenant !== undefined && typeof options.tenant !== 'function') throw invalid('tenant', 'is not a function', options.tenant, 'a function (req) => string | undefined');
+  if (options.retryInterval !== undefined) positive('retryInterval', options.retryInterval, 0);
+  return {
+    path,
+    healthzPath,
+    toolsetsPath,
+    ignore,
+    defaultSelection,
+    sessions,
+    allowedHosts: hostList('allowedHosts', options.allowedHosts),
+    allowedOrigins: hostList('allowedOrigins', options.allowedOrigins),
+    maxBodyBytes: Math.floor(positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES)),
+  };
+}

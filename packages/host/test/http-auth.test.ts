@@ -1,0 +1,167 @@
+/**
+ * Bearer-token auth: one gate on every MCP route and selection form, the
+ * protected-resource metadata, `authInfo` reaching tool handlers, sessions
+ * bound to their principal, and toolset scopes.
+ */
+import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpApp, defineExtension, defineTool, type McpHost, type ToolsetsBody } from '../src/index.js';
+import { fixtureHost, type WhoAmI } from './helpers/fixtures.js';
+import { CLIENT_KINDS, connectClient, initializeBody, jsonOf, listen, messagesOf, post, type Listening } from './helpers/http.js';
+
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+const tokens: Record<string, Omit<AuthInfo, 'token'>> = {
+  alice: { clientId: 'alice', scopes: ['mcp'], expiresAt: inAnHour() },
+  bob: { clientId: 'bob', scopes: ['mcp', 'admin'], expiresAt: inAnHour() },
+  expired: { clientId: 'carol', scopes: ['mcp'], expiresAt: Math.floor(Date.now() / 1000) - 60 },
+};
+const verifier = {
+  verifyAccessToken(token: string): Promise<AuthInfo> {
+    const info = tokens[token];
+    if (!info) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'unknown token'));
+    return Promise.resolve({ token, ...info });
+  },
+};
+
+const admin = defineExtension({
+  manifest: { name: 'admin', version: '1.0.0' },
+  toolsets: () => [{ name: 'admin', scopes: ['admin'], description: 'Administration.' }],
+  tools: () => [defineTool({ name: 'reset_everything', description: 'Reset.', handler: () => 'reset' })],
+});
+
+const RESOURCE = 'https://mcp.example.com/mcp';
+const METADATA = 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp';
+
+let host: McpHost;
+let served: Listening;
+beforeAll(async () => {
+  host = await fixtureHost({}, [admin]);
+  served = await listen(createMcpApp(host, { auth: { verifier, resourceServerUrl: RESOURCE, authorizationServers: ['https://auth.example.com'], scopesSupported: ['mcp', 'admin'] } }));
+});
+afterAll(async () => {
+  await served.close();
+  await host.stop();
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('401 on every MCP route and selection form', () => {
+  const forms: Array<[string, string, Record<string, string>]> = [
+    ['the endpoint', '/mcp', {}],
+    ['a query selection', '/mcp?library', {}],
+    ['a path selection', '/mcp/only=library', {}],
+    ['a header selection', '/mcp', { 'x-mcp-toolsets': 'library' }],
+    ['GET /toolsets', '/toolsets?library', {}],
+  ];
+  const credentials: Array<[string, Record<string, string>]> = [
+    ['no token', {}],
+    ['a malformed header', { authorization: 'Basic YWxpY2U6c2VjcmV0' }],
+    ['an unknown token', bearer('mallory')],
+    ['an expired token', bearer('expired')],
+  ];
+  for (const [form, path, headers] of forms) {
+    it.each(credentials)(`${form}, with %s`, async (_what, auth) => {
+      const init = path.startsWith('/toolsets') ? { headers: { ...headers, ...auth } } : { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, ...auth }, body: JSON.stringify(initializeBody()) };
+      const response = await fetch(served.url(path), init);
+      expect(response.status).toBe(401);
+      const challenge = response.headers.get('www-authenticate') ?? '';
+      expect(challenge).toMatch(/^Bearer error="invalid_token"/);
+      expect(challenge).toContain(`resource_metadata="${METADATA}"`);
+    });
+  }
+
+  it('also guards GET and DELETE on the endpoint', async () => {
+    expect((await fetch(served.url('/mcp'), { headers: { accept: 'text/event-stream' } })).status).toBe(401);
+    expect((await fetch(served.url('/mcp'), { method: 'DELETE', headers: { 'mcp-session-id': 'x' } })).status).toBe(401);
+  });
+
+  it('leaves /healthz open by default', async () => {
+    expect((await fetch(served.url('/healthz'))).status).toBe(200);
+  });
+});
+
+describe('with a valid token', () => {
+  it.each(CLIENT_KINDS)('authInfo reaches the tool handler as ctx.http.authInfo (%s)', async (kind) => {
+    const client = await connectClient(kind, served.url('/mcp'), bearer('alice'));
+    try {
+      expect(jsonOf<WhoAmI>(await client.callTool('whoami')).clientId).toBe('alice');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves the protected-resource metadata document', async () => {
+    const response = await fetch(served.url('/.well-known/oauth-protected-resource/mcp'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ resource: RESOURCE, authorization_servers: ['https://auth.example.com'], scopes_supported: ['mcp', 'admin'] });
+  });
+
+  it("refuses another principal's session id", async () => {
+    const opened = await post(served.url('/mcp'), initializeBody(), bearer('alice'));
+    const id = opened.headers.get('mcp-session-id')!;
+    await messagesOf(opened);
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const session = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+    expect((await post(served.url('/mcp'), list, { ...session, ...bearer('alice') })).status).toBe(200);
+    expect((await post(served.url('/mcp'), list, { ...session, ...bearer('bob') })).status).toBe(404);
+  });
+});
+
+describe('toolset scopes', () => {
+  it('leaves out a toolset whose scopes the token lacks, listing it as denied', async () => {
+    const body = (await (await fetch(served.url('/toolsets'), { headers: bearer('alice') })).json()) as ToolsetsBody;
+    expect(body.denied).toEqual(['admin']);
+    expect(body.active).not.toContain('admin');
+    const alice = await connectClient('v2 client, 2025 protocol', served.url('/mcp'), bearer('alice'));
+    const bob = await connectClient('v2 client, 2026-07-28 protocol', served.url('/mcp'), bearer('bob'));
+    try {
+      expect(await alice.toolNames()).not.toContain('reset_everything');
+      expect(await bob.toolNames()).toContain('reset_everything');
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+
+  it.each([
+    ['the query', '/mcp?only=admin', {}],
+    ['the path', '/mcp/admin', {}],
+    ['the header', '/mcp', { 'x-mcp-toolsets': 'toolsets=admin' }],
+  ])('answers 403 insufficient_scope when %s names a denied toolset', async (_where, path, headers) => {
+    const response = await post(served.url(path), initializeBody(), { ...headers, ...bearer('alice') });
+    expect(response.status).toBe(403);
+    const challenge = response.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="admin"');
+  });
+});
+
+describe('configurable routes', () => {
+  it('can guard /healthz and open /toolsets', async () => {
+    const app = createMcpApp(host, { auth: { verifyAccessToken: (t) => verifier.verifyAccessToken(t), protectHealthz: true, protectToolsets: false } });
+    const other = await listen(app);
+    try {
+      expect((await fetch(other.url('/healthz'))).status).toBe(401);
+      expect((await fetch(other.url('/healthz'), { headers: bearer('alice') })).status).toBe(200);
+      expect((await fetch(other.url('/toolsets'))).status).toBe(200);
+      const withToken = (await (await fetch(other.url('/toolsets'), { headers: bearer('alice') })).json()) as ToolsetsBody;
+      expect(withToken.denied).toEqual(['admin']);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('takes a verifier that throws a plain error as rejecting the token (401, not 500)', async () => {
+    const app = createMcpApp(host, {
+      auth: {
+        verifyAccessToken: () => Promise.reject(new Error('introspection said no')),
+      },
+    });
+    const other = await listen(app);
+    try {
+      expect((await post(other.url('/mcp'), initializeBody(), bearer('anything'))).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+});
