@@ -123,15 +123,15 @@ export function isDeferredExtension(value: unknown): value is DeferredExtension 
 export const EXTENSION_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 // onToolset events name a toolset (no commas or spaces, 128 characters at most); other events are free-form.
-const eventPattern = /^(\*|onStartup|onToolset:[A-Za-z0-9._:-]{1,128}|(?!onToolset:)[A-Za-z][A-Za-z0-9]*(:[^\s]+)?)$/;
+export const ACTIVATION_EVENT_PATTERN = /^(\*|onStartup|onToolset:[A-Za-z0-9._:-]{1,128}|(?!onToolset:)[A-Za-z][A-Za-z0-9]*(:[^\s]+)?)$/;
 
 const manifestSchema = z.object({
   name: z.string().regex(EXTENSION_NAME_PATTERN, 'a kebab-case name such as "spaces" or "audit-log"'),
   version: z.string().refine((v) => semver.valid(v) !== null, 'a semver version such as "1.0.0"'),
   description: z.string().optional(),
   title: z.string().optional(),
-  activationEvents: z.array(z.string().regex(eventPattern, 'an event such as "onToolset:benchmarks"')).optional(),
-  deactivationEvents: z.array(z.string().regex(eventPattern, 'an event such as "onToolset:benchmarks"')).optional(),
+  activationEvents: z.array(z.string().regex(ACTIVATION_EVENT_PATTERN, 'an event such as "onToolset:benchmarks"')).optional(),
+  deactivationEvents: z.array(z.string().regex(ACTIVATION_EVENT_PATTERN, 'an event such as "onToolset:benchmarks"')).optional(),
   dependencies: z.array(z.string().regex(EXTENSION_NAME_PATTERN, 'an extension name')).optional(),
   host: z.string().refine((v) => semver.validRange(v) !== null, 'a semver range such as "^1.0.0"').optional(),
   tenants: z.array(z.string().min(1)).optional(),

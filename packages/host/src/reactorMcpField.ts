@@ -9,7 +9,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
-import { EXTENSION_NAME_PATTERN } from './extension.js';
+// The manifest's own patterns, so a bad name or event is reported here with its path in package.json.
+import { ACTIVATION_EVENT_PATTERN, EXTENSION_NAME_PATTERN } from './extension.js';
 import { compareCodePoints } from './selection.js';
 import type { Toolset } from './toolset.js';
 import { TOOLSET_NAME_PATTERN } from './toolset.js';
@@ -36,9 +37,6 @@ export type ReactorMcpFieldEntry =
   | { readonly name: string; readonly entry: ReactorMcpEntry; readonly error?: undefined }
   | { readonly name: string; readonly entry?: undefined; readonly error: ReactorError };
 
-// Kept in step with the manifest's own check in extension.ts, so a bad event is
-// reported here with its path in package.json rather than later as a manifest field.
-const EVENT_PATTERN = /^(\*|onStartup|onToolset:[A-Za-z0-9._:-]{1,128}|[A-Za-z][A-Za-z0-9]*(:[^\s]+)?)$/;
 
 const modulePath = z
   .string({ error: 'a path relative to the package root, such as "./dist/extension.js"' })
@@ -67,8 +65,8 @@ export const reactorMcpEntrySchema = z.strictObject(
     export: z.string({ error: 'an export name such as "default"' }).min(1, 'an export name such as "default"').optional(),
     title: z.string({ error: 'a string' }).optional(),
     description: z.string({ error: 'a string' }).optional(),
-    activationEvents: stringList('an event such as "onToolset:benchmarks"', EVENT_PATTERN).optional(),
-    deactivationEvents: stringList('an event such as "onToolset:benchmarks"', EVENT_PATTERN).optional(),
+    activationEvents: stringList('an event such as "onToolset:benchmarks"', ACTIVATION_EVENT_PATTERN).optional(),
+    deactivationEvents: stringList('an event such as "onToolset:benchmarks"', ACTIVATION_EVENT_PATTERN).optional(),
     toolsets: z.array(toolsetSchema, { error: 'an array of toolsets' }).optional(),
     dependencies: stringList('an extension name', EXTENSION_NAME_PATTERN).optional(),
     tenants: stringList('a tenant name').optional(),

@@ -1,0 +1,54 @@
+/**
+ * The public API, pinned: adding, removing or renaming an export of
+ * `@reactor/host` fails here, so every API change is a visible, reviewed diff
+ * (and needs a changeset). Tests outside this repo use these names.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+import * as testing from './testing/index.js';
+
+const VALUES = [
+  'COMMAND_HELP', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS',
+  'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_NAME_PATTERN', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp',
+  'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'isExtension', 'isReactorError',
+  'loadExtensions', 'mergeSelections', 'namesInSelection', 'onToolset', 'parseCommandOptions', 'parseSelection', 'runCommand',
+  'selectionToQuery', 'serveStdio', 'silentLogger', 'toCallToolResult', 'unknownNames',
+];
+
+const TYPES = [
+  'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
+  'Completions', 'Conflict', 'DeferredExtension', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus',
+  'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema',
+  'JsonSchemaObject', 'ListedResource', 'LoadExtensionsOptions', 'LogFn', 'LogLevel', 'Logger', 'McpApp', 'McpAppAuthOptions',
+  'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
+  'ReactorErrorDetails', 'ReactorMcpEntry', 'ReadResourceResult', 'ResourceSpec', 'RunningCommand', 'SchemaLike', 'Selection',
+  'SelectionInput', 'ServeStdioOptions', 'ServerFactory', 'StandardSchemaLike', 'StdioServing', 'ToolAnnotations', 'ToolContext',
+  'ToolDefinition', 'ToolExtension', 'ToolHandle', 'ToolHandler', 'ToolSpec', 'Toolset', 'ToolsetActivation', 'ToolsetsBody',
+];
+
+/** Type-only exports leave no trace at run time: read them from the source. */
+function typeExports(file: string): string[] {
+  const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+  return [...source.matchAll(/export type \{([^}]*)\}/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean)).sort();
+}
+
+describe('the public API of @reactor/host', () => {
+  it('exports exactly these values', () => {
+    expect(Object.keys(api).sort()).toEqual([...VALUES].sort());
+  });
+
+  it('exports exactly these types', () => {
+    expect(typeExports('./index.ts')).toEqual([...TYPES].sort());
+  });
+
+  it('@reactor/host/testing exports connect, testContext and captureLogger', () => {
+    expect(Object.keys(testing).sort()).toEqual(['captureLogger', 'connect', 'testContext']);
+    expect(typeExports('./testing/index.ts')).toEqual(['CapturedLog']);
+  });
+
+  it('re-exports by name only (no `export *`), so the list above is the whole API', () => {
+    const source = readFileSync(new URL('./index.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/export \*/);
+  });
+});
