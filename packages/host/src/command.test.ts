@@ -30,6 +30,7 @@ describe('parseCommandOptions', () => {
       extensions: undefined,
       toolsets: undefined,
       ignoreQueryKeys: [],
+      allowedHosts: undefined,
       toolsetsTool: true,
       sessions: true,
       logLevel: 'info',
@@ -108,6 +109,7 @@ describe('parseCommandOptions', () => {
     [['--name', ' '], 'flag "--name": is empty'],
     [['--extension', 'Bad_Name'], 'flag "--extension": names an invalid extension'],
     [['--ignore-query-key', ''], 'flag "--ignore-query-key": is empty'],
+    [['--allowed-host', 'evil.com/path'], 'flag "--allowed-host": names an invalid host'],
   ])('refuses %j with a message naming the flag', (argv, message) => {
     expect(optionError(() => parseCommandOptions(argv, {}))).toContain(message);
   });
@@ -202,6 +204,15 @@ describe('runCommand', () => {
     expect((await r.host.build()).toolNames).toEqual(['list_spaces', 'list_server_toolsets']);
     expect(r.url).toBe(`http://127.0.0.1:${(r.server!.address() as AddressInfo).port}/api`);
     expect(await (await fetch(r.url!)).text()).toBe('ok');
+  });
+
+  it('passes the public host names of a reverse proxy to the app (--allowed-host, REACTOR_MCP_ALLOWED_HOSTS)', async () => {
+    expect(parseCommandOptions(['--allowed-host', 'mcp.example.com', '--allowed-host', 'mcp.example.com:8443'], {}).allowedHosts).toEqual(['mcp.example.com', 'mcp.example.com:8443']);
+    expect(parseCommandOptions([], { REACTOR_MCP_ALLOWED_HOSTS: 'a.example, b.example' }).allowedHosts).toEqual(['a.example', 'b.example']);
+    const app = fakeApp();
+    const { d } = deps([spaces()], { createMcpApp: app.createMcpApp });
+    await start(['--allowed-host', 'mcp.example.com'], d);
+    expect(app.made.options).toMatchObject({ allowedHosts: ['mcp.example.com'] });
   });
 
   it('turns the toolsets tool off with --no-toolsets-tool', async () => {

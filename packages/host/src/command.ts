@@ -29,6 +29,8 @@ export interface CommandOptions {
   /** A selection (query-string grammar). HTTP: the default selection; stdio: the whole selection. */
   readonly toolsets: string | undefined;
   readonly ignoreQueryKeys: readonly string[];
+  /** Public host names accepted in the Host header (behind a reverse proxy); undefined: the app's default. */
+  readonly allowedHosts: readonly string[] | undefined;
   readonly toolsetsTool: boolean;
   readonly sessions: boolean;
   readonly logLevel: LogLevel;
@@ -48,6 +50,7 @@ const FLAGS = {
   extension: { type: 'string', multiple: true },
   toolsets: { type: 'string' },
   'ignore-query-key': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
   'toolsets-tool': { type: 'boolean' },
   'no-toolsets-tool': { type: 'boolean' },
   sessions: { type: 'boolean' },
@@ -74,6 +77,8 @@ Options (flags win over environment variables):
   --toolsets SPEC             REACTOR_MCP_TOOLSETS        a selection such as "only=spaces,benchmarks";
                                                           http: the default selection, stdio: the whole selection
   --ignore-query-key KEY                                  a query key that is not a selection; repeatable
+  --allowed-host HOST         REACTOR_MCP_ALLOWED_HOSTS   (comma list) a public host name to accept behind a
+                                                          reverse proxy (DNS-rebinding protection); repeatable
   --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
   --sessions | --stateless    REACTOR_MCP_SESSIONS        default sessions on
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
@@ -163,6 +168,12 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   for (const name of extensions ?? []) {
     if (!EXTENSION_NAME_PATTERN.test(name)) throw invalid(extensionsFrom, 'names an invalid extension', 'a kebab-case extension name such as "spaces"', describeValue(name));
   }
+  const allowedHostsFlag = strings.get('allowed-host');
+  const allowedHosts = allowedHostsFlag ?? splitList(env.REACTOR_MCP_ALLOWED_HOSTS);
+  const allowedHostsFrom = allowedHostsFlag ? 'flag "--allowed-host"' : 'environment variable REACTOR_MCP_ALLOWED_HOSTS';
+  for (const name of allowedHosts ?? []) {
+    if (!/^[A-Za-z0-9.[\]:-]+$/.test(name)) throw invalid(allowedHostsFrom, 'names an invalid host', 'a host name such as mcp.example.com (optionally with :port)', describeValue(name));
+  }
   const ignoreQueryKeys = strings.get('ignore-query-key') ?? [];
   if (ignoreQueryKeys.some((k) => k.trim() === '')) throw invalid('flag "--ignore-query-key"', 'is empty', 'a query key such as utm_source');
 
@@ -176,6 +187,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     extensions: extensions === undefined ? undefined : [...new Set(extensions)],
     toolsets: pick('toolsets', 'REACTOR_MCP_TOOLSETS')?.value.replace(/^\?/, ''),
     ignoreQueryKeys: ignoreQueryKeys.map((k) => k.trim()),
+    allowedHosts: allowedHosts === undefined ? undefined : [...new Set(allowedHosts)],
     toolsetsTool: toggle('toolsets-tool', 'no-toolsets-tool', 'REACTOR_MCP_TOOLSETS_TOOL', true),
     sessions: toggle('sessions', 'stateless', 'REACTOR_MCP_SESSIONS', true),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
@@ -301,6 +313,7 @@ async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDe
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
     ignoreQueryKeys: options.ignoreQueryKeys,
     sessions: options.sessions,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
   });
   // Requests that are answering (not standing GET streams, which only end when their session does).
   const inFlight = new Set<ServerResponse>();

@@ -46,10 +46,11 @@ function examplesOf(file: string): Example[] {
 }
 
 const sourceOf = (name: string) => pathToFileURL(join(packageRoot, 'src', name)).href;
+// Only module specifiers are rewritten: an example may mention '@reactor/host' as data too.
 function rewriteImports(code: string): string {
-  return code
-    .replaceAll("'@reactor/host/testing'", `'${sourceOf('testing/index.ts')}'`)
-    .replaceAll("'@reactor/host'", `'${sourceOf('index.ts')}'`);
+  return code.replace(/(from\s+|import\s*\(\s*)'@reactor\/host(\/testing)?'/g, (_m, lead: string, sub: string | undefined) =>
+    `${lead}'${sourceOf(sub ? 'testing/index.ts' : 'index.ts')}'`,
+  );
 }
 
 mkdirSync(out, { recursive: true });
