@@ -238,7 +238,7 @@ export class McpHost {
         for (const toolset of record.declaredToolsets) if (!seen.has(toolset.name)) seen.set(toolset.name, toolset);
       }
       declared = [...seen.values()];
-      this.declaredCache.set(key, declared);
+      this.remember(this.declaredCache, key, declared);
     }
     return declared;
   }
@@ -268,9 +268,23 @@ export class McpHost {
     let offerings = this.offeringsCache.get(key);
     if (!offerings) {
       offerings = resolveOfferings(this.registry.active(tenant), this.problems, this.logger);
-      this.offeringsCache.set(key, offerings);
+      this.remember(this.offeringsCache, key, offerings);
     }
     return offerings;
+  }
+
+  /**
+   * Per-tenant caches are bounded like the blueprint cache: a tenant read from a
+   * request header must not let a client grow memory by inventing tenants.
+   */
+  private remember<V>(cache: Map<string, V>, key: string, value: V): void {
+    cache.set(key, value);
+    const limit = Math.max(1, this.options.maxCachedSelections ?? 64);
+    while (cache.size > limit) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
   }
 
   /** Fires `onToolset:<name>` for what a selection names and what will be active; only where someone waits. */

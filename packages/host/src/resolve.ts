@@ -58,7 +58,7 @@ export function resolveOfferings(records: readonly ExtensionRecord[], problems: 
         });
       } catch (error) {
         const problem = problems.addError(error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', (error as { extension?: string }).extension ?? record.name, tool.name);
-        logger.error({ code: problem.code, tool: tool.name, offeredBy: record.name }, problem.message);
+        logger.error({ code: problem.code, extension: problem.extension, tool: tool.name, offeredBy: record.name }, problem.message);
       }
     }
   }

@@ -41,7 +41,9 @@ export async function transpileForChild(): Promise<Transpiled> {
       await writeFile(out, outputText);
     }
   }
-  await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
+  // The real name and version: the transpiled host reads its version from here (serverInfo.version).
+  const { name, version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name, version, type: 'module' })}\n`);
   await symlink(join(PACKAGE_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return { dir, path: (relativePath) => join(dir, relativePath), remove: () => rm(dir, { recursive: true, force: true }) };
 }
