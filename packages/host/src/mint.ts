@@ -64,6 +64,8 @@ export async function mintServer(blueprint: Blueprint, selection: Selection, opt
   const server = factory(options.serverName, blueprint.instructions);
   const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant };
   const table = new ServerToolTable(blueprint);
+  // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
+  Object.defineProperty(server, TOOL_TABLE, { value: table });
   const low = server.server;
 
   const hasCompletions = blueprint.resources.some((r) => r.spec.complete) || blueprint.prompts.some((p) => p.spec.complete);
@@ -117,6 +119,18 @@ export async function mintServer(blueprint: Blueprint, selection: Selection, opt
   return server;
 }
 
+const TOOL_TABLE: unique symbol = Symbol('reactor.toolTable');
+
+/**
+ * @internal How many tools a minted server holds of its own: 0 until an
+ * `onServer` hook changes, removes or adds one (its copy-on-write overlay);
+ * `undefined` for a server the host did not mint. For structural tests.
+ */
+export function ownToolEntries(server: McpServer): number | undefined {
+  const table = (server as McpServer & { [TOOL_TABLE]?: ServerToolTable })[TOOL_TABLE];
+  return table?.ownEntries;
+}
+
 type ForeignToolConfig = {
   title?: string;
   description?: string;
@@ -142,6 +156,11 @@ class ServerToolTable {
   private cachedList: { tools: Tool[] } | undefined;
 
   constructor(private readonly blueprint: Blueprint) {}
+
+  /** Entries this server holds of its own (the overlay), beside the shared table. */
+  get ownEntries(): number {
+    return this.overlay?.size ?? 0;
+  }
 
   listResult(): { tools: Tool[] } {
     if (!this.overlay) return this.blueprint.listResult;

@@ -1,0 +1,91 @@
+/**
+ * Server processes: each server of the benchmark runs in its own child
+ * process (started with `--expose-gc`), listening on 127.0.0.1 with a free
+ * port. The driver talks to it over HTTP and asks it for memory figures over IPC.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ChildMessage } from '../servers/child.js';
+
+/** The server scripts, by name (files under `dist/servers/`). */
+export type ServerScript = 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'sdkPerSession' | 'fastmcp';
+
+/** Memory of a server process. */
+export interface MemoryReading {
+  /** Resident set size from `/proc/<pid>/status` (VmRSS), bytes; `process.memoryUsage().rss` where /proc is missing. */
+  readonly rss: number;
+  /** V8 heap in use after a full collection, bytes. */
+  readonly heapUsed: number;
+}
+
+/** A running server process. */
+export interface ServerProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly origin: string;
+  /** Memory after a full garbage collection in the child. */
+  memory(): Promise<MemoryReading>;
+  /** Ends the process and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 30_000;
+
+function vmRss(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts `script` with these arguments and waits until it listens. */
+export async function startServer(name: string, script: ServerScript, args: readonly string[]): Promise<ServerProcess> {
+  const file = fileURLToPath(new URL(`../servers/${script}.js`, import.meta.url));
+  // BENCH_CHILD_ARGS adds Node flags to every server process (--cpu-prof, --trace-gc…).
+  const extra = process.env.BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: ChildProcess = fork(file, [...args], { execArgv: ['--expose-gc', ...extra], stdio: ['ignore', extra.length > 0 ? 'inherit' : 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server "${name}" did not start within ${START_TIMEOUT_MS} ms; its stderr: ${stderr}`)), START_TIMEOUT_MS);
+    child.on('message', (message: ChildMessage) => {
+      if (message.type !== 'ready') return;
+      clearTimeout(timer);
+      resolve(message.port);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server "${name}" exited with code ${code} before it listened; its stderr: ${stderr}`));
+    });
+  });
+  const pid = child.pid ?? 0;
+  return {
+    name,
+    pid,
+    origin: `http://127.0.0.1:${port}`,
+    memory: () =>
+      new Promise<MemoryReading>((resolve, reject) => {
+        const onMessage = (message: ChildMessage) => {
+          if (message.type !== 'memory') return;
+          child.off('message', onMessage);
+          resolve({ rss: vmRss(pid) ?? message.rss, heapUsed: message.heapUsed });
+        };
+        child.on('message', onMessage);
+        if (!child.send({ type: 'memory' })) reject(new Error(`server "${name}" cannot be asked for its memory`));
+      }),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.disconnect?.();
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(killer);
+      }
+    },
+  };
+}

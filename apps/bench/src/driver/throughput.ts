@@ -1,0 +1,80 @@
+/**
+ * The throughput phase: for each tool count, the servers side by side, every
+ * scenario measured once per round in a rotating order, a warm-up round
+ * first. Each scenario's series of per-round rates is kept, so ratios are
+ * taken within a round.
+ */
+import { runLoad, Target, type Load } from './load.js';
+import { startServer, type ServerProcess } from './processes.js';
+import { rotation } from './stats.js';
+import type { Era, Method } from './wire.js';
+
+/** The scenarios, by key. */
+export const SCENARIOS = {
+  'list.reactor2025': { server: 'reactor', era: '2025-stateless', method: 'tools/list' },
+  'list.reactor2026': { server: 'reactor', era: '2026', method: 'tools/list' },
+  'list.sdk2025': { server: 'sdkPerRequest', era: '2025-stateless', method: 'tools/list' },
+  'list.sdk2026': { server: 'sdkPerRequest', era: '2026', method: 'tools/list' },
+  'list.fastmcp': { server: 'fastmcp', era: '2025-stateless', method: 'tools/list' },
+  'list.session': { server: 'sdkSession', era: '2025-session', method: 'tools/list' },
+  'call.reactor2025': { server: 'reactor', era: '2025-stateless', method: 'tools/call' },
+  'call.reactor2026': { server: 'reactor', era: '2026', method: 'tools/call' },
+  'call.sdk2025': { server: 'sdkPerRequest', era: '2025-stateless', method: 'tools/call' },
+  'call.sdk2026': { server: 'sdkPerRequest', era: '2026', method: 'tools/call' },
+  'call.fastmcp': { server: 'fastmcp', era: '2025-stateless', method: 'tools/call' },
+  'call.session': { server: 'sdkSession', era: '2025-session', method: 'tools/call' },
+} as const satisfies Record<string, { server: 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'fastmcp'; era: Era; method: Method }>;
+
+/** A scenario key. */
+export type ScenarioKey = keyof typeof SCENARIOS;
+
+/** How the phase runs. */
+export interface ThroughputOptions {
+  readonly toolCounts: readonly number[];
+  readonly rounds: number;
+  /** How long each scenario runs in each round, ms. */
+  readonly sliceMs: number;
+  readonly concurrency: number;
+  /** How long each scenario runs in the (unmeasured) warm-up round, ms. */
+  readonly warmUpMs: number;
+  readonly progress: (line: string) => void;
+}
+
+/** Per tool count, per scenario: the rate of each measured round (requests/s). */
+export type ThroughputResults = Map<number, Record<ScenarioKey, number[]>>;
+
+/** Runs the phase: starts the servers of each tool count, measures, stops them. */
+export async function measureThroughput(options: ThroughputOptions): Promise<ThroughputResults> {
+  const results: ThroughputResults = new Map();
+  for (const tools of options.toolCounts) {
+    const processes: ServerProcess[] = [];
+    const targets = new Map<string, Target>();
+    try {
+      for (const server of ['reactor', 'sdkPerRequest', 'sdkSession', 'fastmcp'] as const) {
+        const started = await startServer(`${server} (${tools} tools)`, server, ['--tools', String(tools)]);
+        processes.push(started);
+        targets.set(server, new Target(started.name, started.origin, options.concurrency));
+      }
+      const sessionId = await targets.get('sdkSession')!.openSession();
+      const keys = Object.keys(SCENARIOS) as ScenarioKey[];
+      const loadOf = (key: ScenarioKey): Load => {
+        const s = SCENARIOS[key];
+        return { target: targets.get(s.server)!, era: s.era, method: s.method, tools, ...(s.era === '2025-session' ? { sessionId } : {}) };
+      };
+      const series = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<ScenarioKey, number[]>;
+      for (let round = 0; round <= options.rounds; round++) {
+        const warmUp = round === 0;
+        for (const key of rotation(keys, round)) {
+          const result = await runLoad(loadOf(key), { durationMs: warmUp ? options.warmUpMs : options.sliceMs, concurrency: options.concurrency, minRequests: options.concurrency });
+          if (!warmUp) series[key].push(result.rate);
+        }
+        options.progress(`  ${tools} tools: ${warmUp ? 'warm-up round' : `round ${round}/${options.rounds}`} done`);
+      }
+      results.set(tools, series);
+    } finally {
+      await Promise.all([...targets.values()].map((t) => t.close()));
+      await Promise.all(processes.map((p) => p.stop()));
+    }
+  }
+  return results;
+}

@@ -1,0 +1,28 @@
+/**
+ * Reactor as the benchmark serves it: `buildHost` with one extension offering
+ * the catalogue, served by `createMcpApp`. With `sessions`, 2025 clients get
+ * sessions (the memory rows); without, every 2025 request is stateless.
+ * 2026-07-28 requests are per-request either way.
+ */
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type McpApp } from '@reactor/host';
+import { answer, catalogue } from '../catalogue.js';
+
+/** The Reactor app serving `count` catalogue tools. */
+export async function reactorApp(count: number, options: { sessions: boolean }): Promise<McpApp> {
+  const tools = catalogue(count);
+  const extension = defineExtension({
+    manifest: { name: 'catalogue', version: '1.0.0' },
+    toolsets: () => [{ name: 'catalogue', description: 'The benchmark catalogue.' }],
+    tools: () =>
+      tools.map((t) =>
+        defineTool({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.schema,
+          handler: (args) => answer(t.name, args),
+        }),
+      ),
+  });
+  const host = await buildHost([extension], { name: 'reactor-bench', logger: silentLogger });
+  return createMcpApp(host, { sessions: options.sessions ? { max: 100_000 } : false });
+}

@@ -1,0 +1,59 @@
+/**
+ * `pnpm bench`: Reactor's per-request serving against the SDK's own
+ * patterns and fastmcp, side by side in one run, every server in its own
+ * process on 127.0.0.1. Prints the tables docs/performance.md shows.
+ *
+ * Flags: `--quick` (a short smoke run), `--only throughput|memory|cold`
+ * (repeatable), `--rounds N`, `--slice-ms N`, `--concurrency N`.
+ */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { measureColdStart } from './driver/coldStart.js';
+import { measureMemory } from './driver/memory.js';
+import { measureThroughput } from './driver/throughput.js';
+import { targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
+    rounds: { type: 'string' },
+    'slice-ms': { type: 'string' },
+    concurrency: { type: 'string' },
+  },
+});
+const quick = values.quick === true;
+const phases = new Set(values.only ?? ['throughput', 'memory', 'cold']);
+const whole = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(1, Number.parseInt(value, 10) || fallback));
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const started = performance.now();
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+log(`Reactor MCP benchmark — Node ${process.version}, ${os.cpus().length} cores (${cpu}), ${os.platform()} ${os.release()}`);
+
+const run: RunResults = {
+  throughput: phases.has('throughput')
+    ? (log('throughput…'),
+      await measureThroughput({
+        toolCounts: [100, 1000],
+        rounds: whole(values.rounds, quick ? 2 : 12),
+        sliceMs: whole(values['slice-ms'], quick ? 150 : 250),
+        concurrency: whole(values.concurrency, 8),
+        warmUpMs: quick ? 500 : 1500,
+        progress: log,
+      }))
+    : undefined,
+  memory: phases.has('memory')
+    ? (log('memory…'), { ...(await measureMemory({ tools: 1000, batches: quick ? 1 : 3, sessionsPerBatch: quick ? 40 : 100, progress: log })), tools: 1000 })
+    : undefined,
+  coldStart: phases.has('cold') ? (log('cold start…'), await measureColdStart({ pairs: quick ? 2 : 7, progress: log })) : undefined,
+};
+
+const out: string[] = [];
+out.push(`Node ${process.version} · ${os.cpus().length} cores (${cpu}) · ${os.platform()} ${os.release()} · run took ${Math.round((performance.now() - started) / 1000)} s${quick ? ' · QUICK (smoke run, figures not meaningful)' : ''}`);
+if (run.throughput) out.push('', throughputTable(run.throughput));
+const rows = targetRows(run);
+if (rows.length > 0) out.push('', targetsTable(rows));
+process.stdout.write(`\n${out.join('\n')}\n`);
+const missed = rows.filter((r) => !r.met);
+log(missed.length === 0 ? '\nAll targets met.' : `\n${missed.length} target(s) missed: ${missed.map((r) => r.target).join('; ')}`);

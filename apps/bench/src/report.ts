@@ -1,0 +1,97 @@
+/**
+ * The report: the figures of a run as Markdown tables (printed, and pasted
+ * into docs/performance.md), each target with its measured ratio and whether
+ * it was met.
+ */
+import type { ColdStartResult } from './driver/coldStart.js';
+import type { MemoryResult } from './driver/memory.js';
+import { formatBytes, formatRate, formatRatio, markdownTable, median, ratioSummary } from './driver/stats.js';
+import type { ScenarioKey, ThroughputResults } from './driver/throughput.js';
+
+/** Everything a run measured. */
+export interface RunResults {
+  readonly throughput: ThroughputResults | undefined;
+  readonly memory: { reactor: MemoryResult; sdk: MemoryResult; tools: number } | undefined;
+  readonly coldStart: ColdStartResult | undefined;
+}
+
+/** One target: a name, the measured value, the goal and whether it was met. */
+export interface TargetRow {
+  readonly target: string;
+  readonly measured: string;
+  readonly goal: string;
+  readonly met: boolean;
+}
+
+const LABELS: Record<ScenarioKey, string> = {
+  'list.reactor2025': 'tools/list — Reactor, 2025 stateless (server minted per request)',
+  'list.reactor2026': 'tools/list — Reactor, 2026-07-28 (server minted per request)',
+  'list.sdk2025': 'tools/list — SDK fresh server per request, 2025 stateless',
+  'list.sdk2026': 'tools/list — SDK fresh server per request, 2026-07-28',
+  'list.fastmcp': 'tools/list — fastmcp, stateless',
+  'list.session': 'tools/list — SDK, one long-lived session',
+  'call.reactor2025': 'tools/call — Reactor, 2025 stateless (server minted per request)',
+  'call.reactor2026': 'tools/call — Reactor, 2026-07-28 (server minted per request)',
+  'call.sdk2025': 'tools/call — SDK fresh server per request, 2025 stateless',
+  'call.sdk2026': 'tools/call — SDK fresh server per request, 2026-07-28',
+  'call.fastmcp': 'tools/call — fastmcp, stateless',
+  'call.session': 'tools/call — SDK, one long-lived session',
+};
+
+/** The throughput table: requests per second (median over rounds) per scenario and tool count. */
+export function throughputTable(results: ThroughputResults): string {
+  const counts = [...results.keys()];
+  const keys = Object.keys(LABELS) as ScenarioKey[];
+  const rows = keys.map((key) => [LABELS[key], ...counts.map((n) => formatRate(median(results.get(n)![key])))]);
+  return markdownTable(['Scenario (requests/s, median of rounds)', ...counts.map((n) => `${n} tools`)], rows);
+}
+
+function ratioRow(results: ThroughputResults, tools: number, a: ScenarioKey, b: ScenarioKey, target: string, goal: number): TargetRow {
+  const series = results.get(tools);
+  const r = ratioSummary(series![a], series![b]);
+  return { target: `${target} (${tools} tools)`, measured: `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)})`, goal: `≥ ${goal}×`, met: r.median >= goal };
+}
+
+/** Every target the run can judge. */
+export function targetRows(run: RunResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const t = run.throughput;
+  if (t) {
+    for (const tools of t.keys()) {
+      const listGoal = tools >= 1000 ? 5 : 3;
+      rows.push(ratioRow(t, tools, 'list.reactor2025', 'list.sdk2025', 'tools/list per request, 2025 stateless: Reactor ÷ SDK fresh server per request', listGoal));
+      rows.push(ratioRow(t, tools, 'list.reactor2026', 'list.sdk2026', 'tools/list per request, 2026-07-28: Reactor ÷ SDK fresh server per request', listGoal));
+      rows.push(ratioRow(t, tools, 'list.reactor2025', 'list.fastmcp', 'tools/list per request: Reactor 2025 stateless ÷ fastmcp stateless', 1));
+      rows.push(ratioRow(t, tools, 'list.reactor2026', 'list.fastmcp', 'tools/list per request: Reactor 2026-07-28 ÷ fastmcp stateless', 1));
+      rows.push(ratioRow(t, tools, 'call.reactor2025', 'call.session', 'tools/call per request: Reactor 2025 stateless ÷ one long-lived SDK session', 0.6));
+      rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.session', 'tools/call per request: Reactor 2026-07-28 ÷ one long-lived SDK session', 0.6));
+      rows.push(ratioRow(t, tools, 'call.reactor2025', 'call.fastmcp', 'tools/call per request: Reactor 2025 stateless ÷ fastmcp stateless', 1));
+      rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.fastmcp', 'tools/call per request: Reactor 2026-07-28 ÷ fastmcp stateless', 1));
+    }
+  }
+  const m = run.memory;
+  if (m) {
+    const share = m.reactor.rssPerSession / m.sdk.rssPerSession;
+    rows.push({
+      target: `Memory per open 2025 session (${m.tools} tools): Reactor ÷ SDK fresh server per session`,
+      measured: `${(share * 100).toFixed(1)}% (RSS ${formatBytes(m.reactor.rssPerSession)} vs ${formatBytes(m.sdk.rssPerSession)}; heap ${formatBytes(m.reactor.heapPerSession)} vs ${formatBytes(m.sdk.heapPerSession)})`,
+      goal: '≤ 25%',
+      met: share <= 0.25,
+    });
+  }
+  const c = run.coldStart;
+  if (c) {
+    rows.push({
+      target: 'Cold start to the first tools/list: 50 installed (48 held) ÷ 2 installed',
+      measured: `${formatRatio(c.ratio)} (${Math.round(c.manyMs)} ms vs ${Math.round(c.fewMs)} ms)`,
+      goal: '≤ 1.2×',
+      met: c.ratio <= 1.2,
+    });
+  }
+  return rows;
+}
+
+/** The targets table. */
+export function targetsTable(rows: readonly TargetRow[]): string {
+  return markdownTable(['Target', 'Measured (median of per-round ratios)', 'Goal', 'Met'], rows.map((r) => [r.target, r.measured, r.goal, r.met ? 'yes' : '**no**']));
+}
