@@ -13,6 +13,7 @@ const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 const tokens: Record<string, Omit<AuthInfo, 'token'>> = {
   alice: { clientId: 'alice', scopes: ['mcp'], expiresAt: inAnHour() },
   bob: { clientId: 'bob', scopes: ['mcp', 'admin'], expiresAt: inAnHour() },
+  'bob-downgraded': { clientId: 'bob', scopes: ['mcp'], expiresAt: inAnHour() },
   expired: { clientId: 'carol', scopes: ['mcp'], expiresAt: Math.floor(Date.now() / 1000) - 60 },
 };
 const verifier = {
@@ -133,6 +134,23 @@ describe('toolset scopes', () => {
     const challenge = response.headers.get('www-authenticate') ?? '';
     expect(challenge).toContain('error="insufficient_scope"');
     expect(challenge).toContain('scope="admin"');
+  });
+});
+
+describe('scopes on an open session', () => {
+  it('refuses a request whose token lost the scopes of a toolset the session serves (same principal)', async () => {
+    const opened = await post(served.url('/mcp?admin'), initializeBody(), bearer('bob'));
+    expect(opened.status).toBe(200);
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const headers = (token: string) => ({ ...bearer(token), 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+    const downgraded = await post(served.url('/mcp'), list, headers('bob-downgraded'));
+    expect(downgraded.status).toBe(403);
+    expect(downgraded.headers.get('www-authenticate') ?? '').toContain('scope="admin"');
+    const full = await post(served.url('/mcp'), list, headers('bob'));
+    expect(full.status).toBe(200);
+    expect(JSON.stringify(await messagesOf(full))).toContain('reset_everything');
   });
 });
 

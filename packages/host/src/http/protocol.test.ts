@@ -31,6 +31,7 @@ function call(request: Request, selection: () => Selection | Response = () => EM
       return selection();
     },
     onFinish: () => undefined,
+    refuseScopes: () => undefined,
   };
   return r;
 }

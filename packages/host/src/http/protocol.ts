@@ -38,6 +38,8 @@ export interface EndpointRequest {
   resolveSelection(): Selection | Response;
   /** Registers a callback for when the HTTP exchange ends (the socket response closed). */
   onFinish(done: () => void): void;
+  /** The 403 refusal when this request's token lacks the scopes of toolsets it would be served (an open session's). */
+  refuseScopes(toolsets: ReadonlySet<string>): Response | undefined;
 }
 
 interface Plan {
@@ -94,6 +96,9 @@ export class McpEndpoint {
       if (!session || !this.sessions) {
         return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize', { id: requestIdOf(parsedBody) });
       }
+      // A session keeps its toolsets; a token that has since lost one's scopes does not.
+      const refusal = r.refuseScopes(session.toolsets);
+      if (refusal) return refusal;
       return await this.sessions.handle(session, request, parsedBody, authInfo, r.onFinish);
     }
 
@@ -121,6 +126,7 @@ export class McpEndpoint {
     if (outcome.reason === 'initialize' && this.sessions) {
       return await this.sessions.open({
         owner: { tenant: r.tenant, principal: principalOf(authInfo) },
+        toolsets: plan.built.toolsets,
         mint: () => plan.built.createServer({ selection: plan.selection }),
         request,
         parsedBody,

@@ -34,6 +34,8 @@ export interface SessionOwner {
 /** One open session: its server (and so its blueprint), transport, owner and activity. */
 export interface Session extends SessionOwner {
   readonly id: string;
+  /** The toolsets the session serves: each request's token is checked against their scopes. */
+  readonly toolsets: ReadonlySet<string>;
   readonly server: McpServer;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   inflight: number;
@@ -44,6 +46,8 @@ export interface Session extends SessionOwner {
 /** What opening a session needs. */
 export interface OpenSession {
   readonly owner: SessionOwner;
+  /** The toolsets the session will serve. */
+  readonly toolsets: ReadonlySet<string>;
   /** Mints the session's server (builds the selection first). */
   mint(): Promise<McpServer>;
   readonly request: Request;
@@ -101,7 +105,7 @@ export class SessionStore {
         ...(this.transportOptions.retryInterval !== undefined ? { retryInterval: this.transportOptions.retryInterval } : {}),
         onsessioninitialized: (id) => {
           registered = true;
-          this.register({ id, server: minted, transport, ...init.owner, inflight: 0, lastSeen: Date.now(), timer: undefined });
+          this.register({ id, server: minted, transport, ...init.owner, toolsets: init.toolsets, inflight: 0, lastSeen: Date.now(), timer: undefined });
         },
       });
       // Set before connect(): the SDK chains an existing onclose, so both run.
