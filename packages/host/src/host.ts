@@ -13,10 +13,11 @@ import { defaultServerFactory, mintServer, Subscriptions, type ServerFactory } f
 import { ProblemLog, type Problem } from './problems.js';
 import { Registry, type ExtensionRecord, type ExtensionState } from './registry.js';
 import { orphanToolExtensions, resolveOfferings, selectOfferings, type Conflict, type Offering } from './resolve.js';
-import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
+import { activationKey, activeToolsets, compareCodePoints, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
+import type { PromptSpec, ResourceSpec } from './resource.js';
 import { stats } from './stats.js';
 import { isTimeLimit, type ToolSpec } from './tool.js';
-import { composeInstructions, describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
+import { composeInstructions, deniedToolsets, describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
 import { renderToolList, serveTool, type Blueprint, type ServedTool } from './blueprint.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
 import { HOST_VERSION } from './version.js';
@@ -53,6 +54,11 @@ export interface HostOptions {
 export interface BuildOptions {
   /** The tenant (from the HTTP app's `tenant(req)`): its own cache entries and extensions. */
   readonly tenant?: string | undefined;
+  /**
+   * Toolsets this caller may not have (a token lacking their `scopes`): never
+   * active — always-on ones included — and listed under `denied` by `describe()`.
+   */
+  readonly denied?: Iterable<string> | undefined;
 }
 
 /** The resolved surface for one set of active toolsets, and the means to mint servers for it. */
@@ -89,6 +95,8 @@ export interface HostDescription {
   unappliedExtensions: Array<{ tool: string; extension: string }>;
   /** Problems the host contained (extensions, tools or hooks left out). */
   problems: Problem[];
+  /** Toolsets this caller may not have (its token lacks their scopes); present when any are. */
+  denied?: string[];
 }
 
 /** One extension as `report()` lists it. */
@@ -156,7 +164,10 @@ export class McpHost {
       changed: () => this.forgetBuilt(),
       isStarted: () => this.started,
     });
-    this.listTool = createListToolsetsTool((selection, tenant) => this.describe(selection, { tenant }), this.serveOptions());
+    this.listTool = createListToolsetsTool(
+      (selection, tenant, granted) => this.describe(selection, { tenant, denied: deniedToolsets(this.declaredToolsets({ tenant }), granted).keys() }),
+      this.serveOptions(),
+    );
   }
 
   private serveOptions() {
@@ -245,7 +256,7 @@ export class McpHost {
 
   /** The toolsets a selection turns on (no events fired). */
   activeFor(selection: Selection = EMPTY_SELECTION, options: BuildOptions = {}): ReadonlySet<string> {
-    return activeToolsets(this.declaredToolsets(options), selection);
+    return withoutDenied(activeToolsets(this.declaredToolsets(options), selection), options.denied);
   }
 
   /** The server instructions for a set of active toolsets. */
@@ -288,23 +299,25 @@ export class McpHost {
   }
 
   /** Fires `onToolset:<name>` for what a selection names and what will be active; only where someone waits. */
-  private async fireFor(selection: Selection, tenant: string | undefined): Promise<void> {
+  private async fireFor(selection: Selection, options: BuildOptions): Promise<void> {
     const waiting = this.registry.records.some((r) => r.state === 'held' && !r.disabled);
     const standing = this.registry.records.some((r) => r.state === 'active' && (r.manifest.deactivationEvents?.length ?? 0) > 0);
     if (!waiting && !standing) return;
-    const names = new Set([...namesInSelection(selection), ...this.activeFor(selection, { tenant })]);
-    for (const name of names) await this.registry.fire(onToolset(name), tenant);
+    // A denied toolset wakes nothing: its extension's code would run for a caller who may not have it.
+    const names = withoutDenied(new Set([...namesInSelection(selection), ...this.activeFor(selection, options)]), options.denied);
+    for (const name of names) await this.registry.fire(onToolset(name), options.tenant);
   }
 
   /**
    * Builds (or returns from cache) the server for a selection. Fires the
    * activation events of the names it uses and the toolsets it turns on first.
    */
-  async build(selection: Selection = EMPTY_SELECTION, options: BuildOptions = {}): Promise<BuiltServer> {
+  async build(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<BuiltServer> {
+    const options = once(buildOptions);
     const tenant = options.tenant;
-    await this.fireFor(selection, tenant);
+    await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
-    const entry = this.entryFor(activeToolsets(declared, selection), tenant);
+    const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
     const unknown = unknownNames(declared, selection);
     if (!entry.built) {
       entry.built = this.materialize(entry, selection, unknown);
@@ -373,16 +386,15 @@ export class McpHost {
         const c = r.contributions;
         return (
           (c?.toolsets ?? []).some((t) => active.has(t.name)) ||
-          served.some((o) => o.extension === r.name) ||
+          // Contributed, not only served: an extension whose tool lost a collision still participates.
+          (c?.tools ?? []).some((t) => active.has(t.toolset)) ||
           (c?.resources ?? []).some((x) => active.has(x.toolset)) ||
           (c?.prompts ?? []).some((x) => active.has(x.toolset))
         );
       })
       .map((r) => ({ name: r.name, extension: r.instance!, logger: r.logger }));
-    const firstByName = <T extends { name: string }>(items: Array<{ extension: string; spec: T }>) => {
-      const seen = new Set<string>();
-      return items.filter((i) => (seen.has(i.spec.name) ? false : (seen.add(i.spec.name), true)));
-    };
+    const offered = <T>(pick: (r: ExtensionRecord) => ReadonlyArray<T & { toolset: string }>) =>
+      records.flatMap((r) => pick(r).filter((x) => active.has(x.toolset)).map((spec) => ({ extension: r.name, spec: spec })));
     const blueprint: Blueprint = {
       key,
       tenant,
@@ -392,11 +404,32 @@ export class McpHost {
       tools,
       toolIndex: new Map(tools.map((t) => [t.name, t])),
       listResult: renderToolList(tools),
-      resources: firstByName(records.flatMap((r) => (r.contributions?.resources ?? []).filter((x) => active.has(x.toolset)).map((spec) => ({ extension: r.name, spec })))),
-      prompts: firstByName(records.flatMap((r) => (r.contributions?.prompts ?? []).filter((x) => active.has(x.toolset)).map((spec) => ({ extension: r.name, spec })))),
+      resources: this.firstOffered('resource', offered<ResourceSpec>((r) => r.contributions?.resources ?? []), (s) => s.uri ?? s.template ?? s.name),
+      prompts: this.firstOffered('prompt', offered<PromptSpec>((r) => r.contributions?.prompts ?? []), (s) => s.name),
       participants,
     };
     return { blueprint, conflicts, offerings: served };
+  }
+
+  /**
+   * Resources (by URI or template) and prompts (by name) collide like tools: the
+   * first registered is served, and the others are reported, never dropped silently.
+   */
+  private firstOffered<T>(kind: 'resource' | 'prompt', items: Array<{ extension: string; spec: T }>, keyOf: (spec: T) => string): Array<{ extension: string; spec: T }> {
+    const first = new Map<string, { extension: string; spec: T }>();
+    for (const item of items) {
+      const key = keyOf(item.spec);
+      const winner = first.get(key);
+      if (!winner) {
+        first.set(key, item);
+        continue;
+      }
+      const code = kind === 'resource' ? ErrorCodes.RESOURCE_INVALID : ErrorCodes.PROMPT_INVALID;
+      const message = `${kind} "${key}" is offered by extensions "${winner.extension}" and "${item.extension}"; "${winner.extension}" (registered first) is served, the other is left out; hint: give one of them another ${kind === 'resource' ? 'URI' : 'name'}`;
+      this.problems.add({ code, extension: item.extension, subject: key, message, phase: 'build' });
+      this.logger.warn({ code, extension: item.extension, served: winner.extension, [kind]: key }, message);
+    }
+    return [...first.values()];
   }
 
   private async materialize(entry: CacheEntry, selection: Selection, unknown: ReadonlySet<string>): Promise<BuiltServer> {
@@ -429,12 +462,14 @@ export class McpHost {
    * What a connection with this selection would get (`GET /toolsets`). Makes no
    * SDK server; may wake the extensions the selection names.
    */
-  async describe(selection: Selection = EMPTY_SELECTION, options: BuildOptions = {}): Promise<HostDescription> {
+  async describe(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<HostDescription> {
+    const options = once(buildOptions);
     const tenant = options.tenant;
-    await this.fireFor(selection, tenant);
+    await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
-    const active = activeToolsets(declared, selection);
+    const active = withoutDenied(activeToolsets(declared, selection), options.denied);
     const entry = this.entryFor(active, tenant);
+    const denied = [...new Set(options.denied ?? [])].sort(codePoint);
     const provenance: HostDescription['provenance'] = {};
     for (const offering of entry.offerings) provenance[offering.spec.name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy] };
     if (entry.blueprint.toolIndex.get(LIST_SERVER_TOOLSETS) === this.listTool) provenance[LIST_SERVER_TOOLSETS] = { offeredBy: 'host', extendedBy: [] };
@@ -447,6 +482,7 @@ export class McpHost {
       provenance,
       unappliedExtensions: orphanToolExtensions(this.registry.active(tenant)),
       problems: this.problems.list(),
+      ...(denied.length > 0 ? { denied } : {}),
     };
   }
 
@@ -478,13 +514,42 @@ export class McpHost {
     return await this.subscriptions.notify(uri);
   }
 
-  /** @internal problems recorded at start-up, for `strict`. */
+  /**
+   * @internal For `strict`: resolve every awake extension's tools now (tool
+   * extensions applied, schemas converted) for each tenant a manifest names and
+   * for none, so failures that would otherwise surface at the first request count
+   * as start-up problems. Returns every problem found so far.
+   */
   startupProblems(): Problem[] {
-    return this.problems.list((p) => p.phase === 'startup' || p.phase === 'activation');
+    const tenants = new Set<string | undefined>([undefined, ...this.registry.records.flatMap((r) => r.manifest.tenants ?? [])]);
+    for (const tenant of tenants) {
+      for (const offering of this.offerings(tenant)) {
+        if (this.servedCache.has(offering)) continue;
+        try {
+          this.servedCache.set(offering, serveTool(offering.spec, offering.extension, this.serveOptions()));
+        } catch (error) {
+          this.problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
+        }
+      }
+    }
+    const failures = new Set<string>([ErrorCodes.TOOL_EXTENSION_FAILED, ErrorCodes.TOOL_INVALID]);
+    return this.problems.list((p) => p.phase === 'startup' || p.phase === 'activation' || (p.phase === 'build' && failures.has(p.code)));
   }
 }
 
-const codePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const codePoint = compareCodePoints;
+
+/** `denied` may be any iterable, a one-shot iterator included: read it once. */
+function once(options: BuildOptions): BuildOptions {
+  return options.denied === undefined || Array.isArray(options.denied) ? options : { ...options, denied: [...options.denied] };
+}
+
+/** The active set less what the caller is denied (scopes beat even always-on toolsets). */
+function withoutDenied(active: Set<string>, denied: Iterable<string> | undefined): Set<string> {
+  if (denied === undefined) return active;
+  for (const name of denied) active.delete(name);
+  return active;
+}
 const byName = (a: { name: string }, b: { name: string }) => codePoint(a.name, b.name);
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 
@@ -497,10 +562,10 @@ export async function buildHost(extensions: readonly ExtensionInput[], options: 
   const host = new McpHost(options);
   await host.add(...extensions);
   await host.start();
-  const problems = host.startupProblems();
+  const problems = options.strict === true ? host.startupProblems() : [];
   const summary = host.report();
   host.logger.info(
-    { extensions: summary.extensions.map((e) => `${e.name}@${e.version} (${e.state})`), problems: problems.length },
+    { extensions: summary.extensions.map((e) => `${e.name}@${e.version} (${e.state})`), problems: summary.problems.length },
     `host "${host.name}" started with ${summary.extensions.length} extension(s)`,
   );
   if (options.strict === true && problems.length > 0) {

@@ -42,6 +42,11 @@ const outputSchema = {
     active: { type: 'array', items: { type: 'string' } },
     tools: { type: 'array', items: { type: 'string' } },
     unknown: { type: 'array', items: { type: 'string' } },
+    denied: { type: 'array', items: { type: 'string' } },
+    conflicts: { type: 'array', items: { type: 'object' } },
+    provenance: { type: 'object' },
+    unappliedExtensions: { type: 'array', items: { type: 'object' } },
+    problems: { type: 'array', items: { type: 'object' } },
     howToSelect: { type: 'string' },
   },
   required: ['toolsets', 'active', 'tools', 'unknown', 'howToSelect'],
@@ -49,7 +54,7 @@ const outputSchema = {
 
 /** Makes the served tool; `describe` answers for the connection's own selection. */
 export function createListToolsetsTool(
-  describe: (selection: Selection, tenant: BuildOptions['tenant']) => Promise<HostDescription>,
+  describe: (selection: Selection, tenant: BuildOptions['tenant'], grantedScopes: readonly string[] | undefined) => Promise<HostDescription>,
   options: ServeToolOptions,
 ): ServedTool {
   return serveTool(
@@ -64,16 +69,11 @@ export function createListToolsetsTool(
     },
     'host',
     options,
-    async (_args, _ctx, connection) => {
-      const description = await describe(connection.selection, connection.tenant);
-      return {
-        toolsets: description.toolsets,
-        active: description.active,
-        tools: description.tools,
-        unknown: description.unknown,
-        conflicts: description.conflicts,
-        howToSelect: howToSelect(connection.selection),
-      };
+    async (_args, ctx, connection) => {
+      // describe() for this connection's own URL, whole, plus how to pick others;
+      // with auth, what this token may not have is listed under `denied` too.
+      const description = await describe(connection.selection, connection.tenant, ctx.http?.authInfo?.scopes);
+      return { ...description, howToSelect: howToSelect(connection.selection) };
     },
   );
 }

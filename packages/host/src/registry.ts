@@ -101,8 +101,16 @@ export class Registry {
     this.order();
     for (const record of this.records) {
       if (!fresh.includes(record) || record.state === 'failed') continue;
-      if (isHeld(record.manifest)) record.state = 'held';
-      else await this.activate(record);
+      if (isHeld(record.manifest)) {
+        record.state = 'held';
+        continue;
+      }
+      // A dependency must be active first: a held one is woken for its dependent.
+      for (const dep of record.manifest.dependencies ?? []) {
+        const target = this.byName.get(dep);
+        if (target?.state === 'held') await this.wake(target);
+      }
+      await this.activate(record);
     }
     return fresh;
   }
@@ -255,8 +263,11 @@ export class Registry {
             });
           }
         }
-        await this.activate(record);
-        if (record.state === 'active' && this.ctx.isStarted()) await this.startOne(record);
+        // Visible to builds only once onStart succeeded: until then the record stays
+        // held, so concurrent builds wait on this same wake instead of serving early.
+        await this.activate(record, { visible: false });
+        if (record.state !== 'failed' && this.ctx.isStarted()) await this.startOne(record);
+        if (record.state !== 'failed') record.state = 'active';
         record.logger.info({ state: record.state }, 'extension woke');
         return true;
       } catch (error) {
@@ -271,14 +282,14 @@ export class Registry {
   }
 
   /** Imports (when deferred) and reads an extension's contributions, all or nothing. */
-  async activate(record: ExtensionRecord): Promise<void> {
+  async activate(record: ExtensionRecord, options: { visible?: boolean } = {}): Promise<void> {
     try {
       if (!record.instance) record.instance = await loadDeferred(record);
       record.contributions = readContributions(record.instance, record.name, record.declaredToolsets, (error, code) =>
         this.report(record, error, code, 'activation'),
       );
       record.declaredToolsets = record.contributions.toolsets;
-      record.state = 'active';
+      if (options.visible !== false) record.state = 'active';
     } catch (error) {
       this.fail(record, error, ErrorCodes.CONTRIBUTION_FAILED, 'activation');
     }

@@ -54,7 +54,8 @@ export function resolveOfferings(records: readonly ExtensionRecord[], problems: 
           extension: record.name,
           registrationIndex: record.index,
           spec,
-          extendedBy: applicationOrder(extensions).map((e) => e.extension),
+          // One entry per extending extension, even when it extends the tool twice.
+          extendedBy: [...new Set(applicationOrder(extensions).map((e) => e.extension))],
         });
       } catch (error) {
         const problem = problems.addError(error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', (error as { extension?: string }).extension ?? record.name, tool.name);

@@ -63,6 +63,23 @@ export function assertValidToolset(toolset: Toolset, extension: string): void {
   }
 }
 
+/**
+ * The declared toolsets a caller may not have, with the scopes it lacks: a
+ * toolset with `scopes` needs every one of them. `granted` undefined (no auth)
+ * denies nothing.
+ */
+export function deniedToolsets(declared: Iterable<Toolset>, granted: readonly string[] | undefined): Map<string, string[]> {
+  const denied = new Map<string, string[]>();
+  if (granted === undefined) return denied;
+  const has = new Set(granted);
+  for (const toolset of declared) {
+    if (!toolset.scopes || denied.has(toolset.name)) continue;
+    const missing = toolset.scopes.filter((s) => !has.has(s));
+    if (missing.length > 0) denied.set(toolset.name, missing);
+  }
+  return denied;
+}
+
 /** Fills a declaration's defaults for `describe()`. */
 export function describeToolset(toolset: Toolset, active: boolean): DescribedToolset {
   return {

@@ -183,3 +183,39 @@ describe('configurable routes', () => {
     }
   });
 });
+
+describe('a scoped always-on toolset', () => {
+  it('is left out for a token lacking its scopes (listed as denied), never a refused connection; named explicitly, 403', async () => {
+    const locked = await fixtureHost({ toolsetsTool: true }, [
+      defineExtension({
+        manifest: { name: 'vault', version: '1.0.0' },
+        toolsets: () => [{ name: 'vault', always: true, scopes: ['admin'] }],
+        tools: () => [defineTool({ name: 'open_vault', description: 'Open the vault.', handler: () => 'open' })],
+      }),
+    ]);
+    const app = await listen(createMcpApp(locked, { auth: { verifier } }));
+    try {
+      const body = (await (await fetch(app.url('/toolsets'), { headers: bearer('alice') })).json()) as ToolsetsBody;
+      expect(body.denied).toContain('vault');
+      expect(body.active).not.toContain('vault');
+      const alice = await connectClient('v2 client, 2025 protocol', app.url('/mcp'), bearer('alice'));
+      try {
+        expect(await alice.toolNames()).not.toContain('open_vault');
+        const listed = await alice.callTool('list_server_toolsets');
+        expect(listed.structuredContent, JSON.stringify(listed)).toMatchObject({ denied: ['vault'] });
+      } finally {
+        await alice.close();
+      }
+      const bob = await connectClient('v1 client (sdk 1.32)', app.url('/mcp'), bearer('bob'));
+      try {
+        expect(await bob.toolNames()).toContain('open_vault');
+      } finally {
+        await bob.close();
+      }
+      expect((await post(app.url('/mcp?vault'), initializeBody(), bearer('alice'))).status).toBe(403);
+    } finally {
+      await app.close();
+      await locked.stop();
+    }
+  });
+});

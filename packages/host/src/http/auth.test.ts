@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { parseSelection } from '../selection.js';
 import type { Toolset } from '../toolset.js';
-import { applyToolsetScopes, createAuthGate, deniedToolsets, principalOf } from './auth.js';
+import { applyToolsetScopes, createAuthGate, deniedForToken, principalOf } from './auth.js';
 
 const info = (over: Partial<AuthInfo> = {}): AuthInfo => ({ token: 't', clientId: 'alice', scopes: ['mcp'], expiresAt: Math.floor(Date.now() / 1000) + 60, ...over });
 const verifier = {
@@ -66,22 +66,22 @@ describe('toolset scopes', () => {
   const declared: Toolset[] = [{ name: 'core', always: true }, { name: 'spaces' }, { name: 'admin', scopes: ['admin'] }, { name: 'audit', default: false, scopes: ['admin', 'audit'] }];
 
   it('lists the toolsets a token lacks scopes for, with the scopes missing', () => {
-    expect(deniedToolsets(declared, info({ scopes: ['admin'] }))).toEqual(new Map([['audit', ['audit']]]));
-    expect(deniedToolsets(declared, undefined).size).toBe(0);
+    expect(deniedForToken(declared, info({ scopes: ['admin'] }))).toEqual(new Map([['audit', ['audit']]]));
+    expect(deniedForToken(declared, undefined).size).toBe(0);
   });
 
-  it('drops denied toolsets the request did not name', () => {
+  it('serves a request that does not name a denied toolset, reporting what is denied (the host leaves it out)', () => {
     const result = applyToolsetScopes(parseSelection(''), parseSelection(''), declared, info());
     expect(result).toMatchObject({ ok: true, denied: ['admin', 'audit'] });
-    if (result.ok) expect([...result.selection.without].sort()).toEqual(['admin', 'audit']);
   });
 
   it('refuses a request that names a denied toolset, naming its scopes', () => {
     expect(applyToolsetScopes(parseSelection('only=audit'), parseSelection('only=audit'), declared, info())).toEqual({ ok: false, toolsets: ['audit'], scopes: ['admin', 'audit'] });
   });
 
-  it('refuses every request when an always-on toolset is denied (no selection can drop it)', () => {
+  it('does not refuse a request for a denied always-on toolset it did not name: the host leaves that toolset out', () => {
     const locked: Toolset[] = [{ name: 'core', always: true, scopes: ['core'] }];
-    expect(applyToolsetScopes(parseSelection(''), parseSelection(''), locked, info())).toMatchObject({ ok: false, toolsets: ['core'] });
+    expect(applyToolsetScopes(parseSelection(''), parseSelection(''), locked, info())).toEqual({ ok: true, selection: parseSelection(''), denied: ['core'] });
+    expect(applyToolsetScopes(parseSelection('core'), parseSelection('core'), locked, info())).toMatchObject({ ok: false, toolsets: ['core'] });
   });
 });

@@ -18,8 +18,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, errorMessage, ReactorError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { mergeSelections, namesInSelection, type Selection } from '../selection.js';
-import type { Toolset } from '../toolset.js';
+import { namesInSelection, type Selection } from '../selection.js';
+import { deniedToolsets, type Toolset } from '../toolset.js';
 
 export type { AuthInfo, OAuthTokenVerifier };
 
@@ -197,16 +197,8 @@ export function principalOf(authInfo: AuthInfo | undefined): string | undefined 
  * The declared toolsets a token may not have, with the scopes it lacks: a
  * toolset with `scopes` needs every one of them.
  */
-export function deniedToolsets(declared: Iterable<Toolset>, authInfo: AuthInfo | undefined): Map<string, string[]> {
-  const denied = new Map<string, string[]>();
-  if (!authInfo) return denied;
-  const granted = new Set(authInfo.scopes);
-  for (const toolset of declared) {
-    if (!toolset.scopes || denied.has(toolset.name)) continue;
-    const missing = toolset.scopes.filter((s) => !granted.has(s));
-    if (missing.length > 0) denied.set(toolset.name, missing);
-  }
-  return denied;
+export function deniedForToken(declared: Iterable<Toolset>, authInfo: AuthInfo | undefined): Map<string, string[]> {
+  return deniedToolsets(declared, authInfo?.scopes);
 }
 
 /** What the toolset scopes make of a request's selection. */
@@ -215,28 +207,20 @@ export type ScopedSelection =
   | { readonly ok: false; readonly toolsets: readonly string[]; readonly scopes: readonly string[] };
 
 /**
- * Applies toolset scopes: a denied toolset the request names explicitly (or
- * an `always` one, which no selection can drop) refuses the request; the
- * others are dropped from what it gets (`without`).
+ * Applies toolset scopes: a denied toolset the request names explicitly
+ * refuses the request (403); the others — always-on ones included — are left
+ * out of what it gets, and the host lists them under `denied`.
  *
  * @param asked - the selection the request itself wrote (before `defaultSelection`)
  * @param selection - the selection it will be served (after `defaultSelection`)
  */
 export function applyToolsetScopes(asked: Selection, selection: Selection, declared: readonly Toolset[], authInfo: AuthInfo | undefined): ScopedSelection {
-  const denied = deniedToolsets(declared, authInfo);
+  const denied = deniedForToken(declared, authInfo);
   if (denied.size === 0) return { ok: true, selection, denied: [] };
-  const always = new Set<string>();
-  const seen = new Set<string>();
-  for (const t of declared) {
-    if (seen.has(t.name)) continue;
-    seen.add(t.name);
-    if (t.always === true) always.add(t.name);
-  }
-  const refused = [...namesInSelection(asked), ...always].filter((name) => denied.has(name));
+  const refused = [...namesInSelection(asked)].filter((name) => denied.has(name));
   if (refused.length > 0) {
     const toolsets = [...new Set(refused)].sort();
     return { ok: false, toolsets, scopes: [...new Set(toolsets.flatMap((name) => denied.get(name) ?? []))] };
   }
-  const without: Selection = { named: new Set(), only: null, without: new Set(denied.keys()), isEmpty: false };
-  return { ok: true, selection: mergeSelections(selection, without), denied: [...denied.keys()] };
+  return { ok: true, selection, denied: [...denied.keys()] };
 }

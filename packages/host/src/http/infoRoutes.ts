@@ -49,12 +49,10 @@ export function healthzResponse(host: McpHost, closing: boolean): Response {
   return Response.json(body, { status: closing ? 503 : 200, headers: { 'cache-control': 'no-store' } });
 }
 
-/** The `/toolsets` body: `describe()` plus the toolsets the token may not have. */
-export type ToolsetsBody = HostDescription & { denied?: string[] };
+/** The `/toolsets` body: `describe()`, whose `denied` lists the toolsets the token may not have. */
+export type ToolsetsBody = HostDescription;
 
 /** `GET /toolsets`: `host.describe()` for the request's selection, plus `denied` when the token lacks some toolsets' scopes. */
 export async function toolsetsBody(host: McpHost, selection: Selection, tenant: string | undefined, denied: readonly string[]): Promise<ToolsetsBody> {
-  const description: ToolsetsBody = await host.describe(selection, { tenant });
-  if (denied.length > 0) description.denied = [...denied].sort();
-  return description;
+  return await host.describe(selection, { tenant, denied });
 }

@@ -28,7 +28,8 @@ function call(request: Request, selection: () => Selection | Response = () => EM
     resolved: 0,
     resolveSelection: () => {
       r.resolved++;
-      return selection();
+      const resolved = selection();
+      return resolved instanceof Response ? resolved : { selection: resolved, denied: [] };
     },
     onFinish: () => undefined,
     refuseScopes: () => undefined,

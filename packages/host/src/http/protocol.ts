@@ -34,8 +34,8 @@ export interface EndpointRequest {
   readonly request: Request;
   readonly tenant: string | undefined;
   readonly authInfo: AuthInfo | undefined;
-  /** The request's selection, or the refusal to send (403 for a denied toolset). Only called when a server is needed. */
-  resolveSelection(): Selection | Response;
+  /** The request's selection and the toolsets its token may not have, or the refusal to send (403 for a denied toolset named explicitly). Only called when a server is needed. */
+  resolveSelection(): { readonly selection: Selection; readonly denied: readonly string[] } | Response;
   /** Registers a callback for when the HTTP exchange ends (the socket response closed). */
   onFinish(done: () => void): void;
   /** The 403 refusal when this request's token lacks the scopes of toolsets it would be served (an open session's). */
@@ -139,10 +139,11 @@ export class McpEndpoint {
 
   /** Resolves the selection and builds (or finds cached) its blueprint. */
   private async plan(r: EndpointRequest): Promise<Plan | Response> {
-    const selection = r.resolveSelection();
-    if (selection instanceof Response) return selection;
+    const resolved = r.resolveSelection();
+    if (resolved instanceof Response) return resolved;
+    const { selection, denied } = resolved;
     try {
-      const built = await this.host.build(selection, { tenant: r.tenant });
+      const built = await this.host.build(selection, { tenant: r.tenant, denied });
       if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
       return { built, selection };
     } catch (error) {
