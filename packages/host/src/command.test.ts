@@ -51,6 +51,11 @@ describe('parseCommandOptions', () => {
     });
   });
 
+  it('reads REACTOR_MCP_SESSIONS as the flags name it too (sessions, stateless)', () => {
+    expect(parseCommandOptions([], { REACTOR_MCP_SESSIONS: 'stateless' }).sessions).toBe(false);
+    expect(parseCommandOptions([], { REACTOR_MCP_SESSIONS: 'sessions' }).sessions).toBe(true);
+  });
+
   it('reads every environment variable', () => {
     const options = parseCommandOptions([], {
       REACTOR_MCP_TRANSPORT: 'stdio', REACTOR_MCP_HOST: '::1', REACTOR_MCP_PORT: '8080', REACTOR_MCP_PATH: '/x', REACTOR_MCP_NAME: 'env-name',

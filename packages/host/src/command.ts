@@ -138,9 +138,11 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     if (onAt >= 0 || offAt >= 0) return onAt > offAt;
     const raw = env[variable];
     if (raw === undefined || raw === '') return fallback;
-    if (TRUE.includes(raw.trim().toLowerCase())) return true;
-    if (FALSE.includes(raw.trim().toLowerCase())) return false;
-    throw invalid(`environment variable ${variable}`, 'is not a boolean', `one of ${[...TRUE, ...FALSE].join(', ')}`, describeValue(raw));
+    const value = raw.trim().toLowerCase();
+    // The flags' own names count too: REACTOR_MCP_SESSIONS=stateless reads as it says.
+    if (TRUE.includes(value) || value === on) return true;
+    if (FALSE.includes(value) || value === off) return false;
+    throw invalid(`environment variable ${variable}`, 'is not a boolean', `one of ${[...TRUE, on, ...FALSE, off].join(', ')}`, describeValue(raw));
   };
   const oneOf = <T extends string>(flag: FlagName, variable: string, allowed: readonly T[], fallback: T): T => {
     const got = pick(flag, variable);

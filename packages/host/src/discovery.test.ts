@@ -62,6 +62,9 @@ describe('importExtension', () => {
     await write('pkg/both.mjs', `export class Ext { constructor(...args) { this.manifest = { name: 'c' + args.length, version: '1.0.0' }; } }\nexport const make = (...args) => ({ manifest: { name: 'f' + args.length, version: '1.0.0' } });\n`);
     expect((await importExtension(path.join(dir, 'pkg'), { module: './both.mjs', export: 'Ext' })).manifest.name).toBe('c0');
     expect((await importExtension(path.join(dir, 'pkg'), { module: './both.mjs', export: 'make' })).manifest.name).toBe('f0');
+    // Minified: `class{` with no space after the keyword is still a class.
+    await write('pkg/min.mjs', `export default class{constructor(){this.manifest={name:'m',version:'1.0.0'}}}\n`);
+    expect((await importExtension(path.join(dir, 'pkg'), { module: './min.mjs' })).manifest.name).toBe('m');
   });
 });
 

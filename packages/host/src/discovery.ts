@@ -221,7 +221,8 @@ export async function importExtension(dir: string, entry: ReactorMcpEntry): Prom
   }
   if (typeof value !== 'function') return value as McpExtension;
   const fn = value as (new () => unknown) & (() => unknown);
-  return (/^class\s/.test(Function.prototype.toString.call(fn)) ? new fn() : await fn()) as McpExtension;
+  // `class{` (no space) is what minifiers emit: a word boundary, not a space, ends the keyword.
+  return (/^class\b/.test(Function.prototype.toString.call(fn)) ? new fn() : await fn()) as McpExtension;
 }
 
 /**

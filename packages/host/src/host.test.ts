@@ -552,3 +552,103 @@ describe('resources, prompts and completions', () => {
     await hidden.close();
   });
 });
+
+describe('fixes from the spec review', () => {
+  it('a concurrent build waits for a woken extension\'s onStart before serving its tools', async () => {
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => (release = resolve));
+    const ext = defineExtension({
+      manifest: { name: 'slow', version: '1.0.0', activationEvents: ['onToolset:slow'] },
+      toolsets: () => [{ name: 'slow', default: false }],
+      tools: () => [tool('slow_tool')],
+      onStart: () => started,
+    });
+    const host = await buildHost([ext], { logger: silentLogger });
+    const first = host.build(parseSelection('slow'));
+    await Promise.resolve();
+    let secondDone = false;
+    const second = host.build(parseSelection('slow')).then((b) => ((secondDone = true), b));
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(secondDone).toBe(false);
+    expect(host.offeredTools().map((t) => t.name)).toEqual([]); // not visible until onStart succeeded
+    release();
+    expect((await first).toolNames).toEqual(['slow_tool']);
+    expect((await second).toolNames).toEqual(['slow_tool']);
+  });
+
+  it('wakes a held dependency for an extension that depends on it, and starts it first', async () => {
+    const order: string[] = [];
+    const dep = defineExtension({ manifest: { name: 'dep', version: '1.0.0', activationEvents: ['onToolset:dep'] }, toolsets: () => [{ name: 'dep', default: false }], onStart: () => void order.push('dep') });
+    const user = defineExtension({ manifest: { name: 'user', version: '1.0.0', dependencies: ['dep'] }, onStart: () => void order.push('user') });
+    const host = await buildHost([user, dep], { logger: silentLogger });
+    expect(order).toEqual(['dep', 'user']);
+    expect(Object.fromEntries(host.report().extensions.map((e) => [e.name, e.state]))).toEqual({ dep: 'active', user: 'active' });
+  });
+
+  it('reports a resource offered twice at one URI (the first registered is served), and a prompt name offered twice', async () => {
+    const logger = captureLogger();
+    const mk = (name: string) =>
+      defineExtension({
+        manifest: { name, version: '1.0.0' },
+        resources: () => [{ name: 'readme', uri: 'docs://readme', read: (uri) => ({ contents: [{ uri: uri.href, text: name }] }) }],
+        prompts: () => [{ name: 'hello', get: () => ({ messages: [{ role: 'user', content: { type: 'text', text: name } }] }) }],
+      });
+    const host = await buildHost([mk('first'), mk('second')], { logger });
+    const conn = await connect(host);
+    expect((await conn.client.readResource({ uri: 'docs://readme' })).contents).toEqual([{ uri: 'docs://readme', text: 'first' }]);
+    expect((await conn.client.getPrompt({ name: 'hello' })).messages[0]?.content).toEqual({ type: 'text', text: 'first' });
+    const warnings = logger.entries.filter((e) => e.level === 'warn' && e.fields.extension === 'second');
+    expect(warnings.map((w) => w.fields.code).sort()).toEqual([ErrorCodes.PROMPT_INVALID, ErrorCodes.RESOURCE_INVALID]);
+    await conn.close();
+  });
+
+  it('lists an extension once in extendedBy even when it extends the tool twice', async () => {
+    const target = defineExtension({ manifest: { name: 'target', version: '1.0.0' }, tools: () => [tool('t')] });
+    const twice = defineExtension({ manifest: { name: 'twice', version: '1.0.0' }, toolExtensions: () => [['t', { order: 1 }], ['t', { order: 2 }]] });
+    const host = await buildHost([target, twice], { logger: silentLogger });
+    expect((await host.describe()).provenance['t']).toEqual({ offeredBy: 'target', extendedBy: ['twice'] });
+  });
+
+  it('calls onServer of an extension that contributed a tool in an active toolset even when its tool lost a collision', async () => {
+    const calls: string[] = [];
+    const winner = defineExtension({ manifest: { name: 'winner', version: '1.0.0' }, toolsets: () => [{ name: 'shared' }], tools: () => [tool('same')] });
+    const loser = defineExtension({ manifest: { name: 'loser', version: '1.0.0' }, toolsets: () => [{ name: 'mine', default: false }], tools: () => [tool('same', { toolset: 'shared' })], onServer: () => void calls.push('loser') });
+    const host = await buildHost([winner, loser], { logger: silentLogger });
+    await host.build();
+    expect(calls).toEqual(['loser']);
+  });
+
+  it('strict: a tool extension that fails makes buildHost throw', async () => {
+    const target = defineExtension({ manifest: { name: 'target', version: '1.0.0' }, tools: () => [tool('t')] });
+    const broken = defineExtension({ manifest: { name: 'broken', version: '1.0.0' }, toolExtensions: () => [['t', { wrap: () => 42 as never }]] });
+    await expect(buildHost([target, broken], { logger: silentLogger, strict: true })).rejects.toMatchObject({ code: ErrorCodes.STARTUP_FAILED, message: expect.stringContaining(ErrorCodes.TOOL_EXTENSION_FAILED) });
+  });
+
+  it('list_server_toolsets answers describe() whole (provenance included) plus howToSelect', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger, toolsetsTool: true });
+    const conn = await connect(host);
+    const listed = (await conn.callTool('list_server_toolsets')).structuredContent as Record<string, unknown>;
+    expect(Object.keys(listed).sort()).toEqual([...Object.keys(await host.describe()), 'howToSelect'].sort());
+    expect((listed['provenance'] as Record<string, unknown>)['ping']).toEqual({ offeredBy: 'core', extendedBy: [] });
+    await conn.close();
+  });
+
+  it('refuses a discovered module that turns a declared opt-in toolset into an always-on one, or drops its activation events', async () => {
+    const deferred = (module: McpExtension) => ({
+      kind: 'deferred' as const,
+      manifest: { name: 'drafts', version: '1.0.0', activationEvents: ['onToolset:drafts'] },
+      toolsets: [{ name: 'drafts', default: false }],
+      package: '@acme/drafts@1.0.0',
+      load: () => Promise.resolve(module),
+    });
+    for (const module of [
+      defineExtension({ manifest: { name: 'drafts', version: '1.0.0', activationEvents: ['onToolset:drafts'] }, toolsets: () => [{ name: 'drafts', always: true }] }),
+      defineExtension({ manifest: { name: 'drafts', version: '1.0.0' }, toolsets: () => [{ name: 'drafts', default: false }] }),
+    ]) {
+      const host = await buildHost([deferred(module)], { logger: silentLogger });
+      await host.build(parseSelection('drafts'));
+      expect(host.report().problems.map((p) => p.code)).toContain(ErrorCodes.DECLARATION_MISMATCH);
+      expect(host.declaredToolsets()).toEqual([]);
+    }
+  });
+});

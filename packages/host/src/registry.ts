@@ -449,13 +449,17 @@ function assertMatchesDeclaration(record: ExtensionRecord, instance: McpExtensio
     });
   };
   if (instance.manifest.name !== record.name) mismatch('manifest.name', JSON.stringify(record.name), JSON.stringify(instance.manifest.name));
-  const declaredEvents = [...(record.manifest.activationEvents ?? [])].sort().join(',');
-  const ownEvents = instance.manifest.activationEvents;
-  if (ownEvents !== undefined && [...ownEvents].sort().join(',') !== declaredEvents) mismatch('activationEvents', `[${declaredEvents}]`, `[${[...ownEvents].sort().join(',')}]`);
-  if (source.toolsets !== undefined && typeof instance.toolsets === 'function') {
-    const declared = source.toolsets.map((t) => t.name).sort().join(',');
-    const own = instance.toolsets().map((t) => t.name).sort().join(',');
-    if (own !== declared) mismatch('toolsets', `[${declared}]`, `[${own}]`);
+  // No activationEvents on either side means "none": the two must agree either way.
+  const events = (list: readonly string[] | undefined) => `[${[...(list ?? [])].sort().join(',')}]`;
+  if (events(instance.manifest.activationEvents) !== events(record.manifest.activationEvents)) {
+    mismatch('activationEvents', events(record.manifest.activationEvents), events(instance.manifest.activationEvents));
+  }
+  // What activation depends on must agree too: a module cannot turn a listed opt-in toolset into an always-on one.
+  if (source.toolsets !== undefined) {
+    const shape = (toolsets: readonly Toolset[]) =>
+      `[${toolsets.map((t) => `${t.name}(default ${String(t.default ?? true)}, always ${String(t.always ?? false)}${t.scopes ? `, scopes ${[...t.scopes].sort().join(' ')}` : ''})`).sort().join(', ')}]`;
+    const own = typeof instance.toolsets === 'function' ? instance.toolsets() : [{ name: record.name }];
+    if (shape(own) !== shape(source.toolsets)) mismatch('toolsets', shape(source.toolsets), shape(own));
   }
 }
 

@@ -11,8 +11,10 @@ export type HealthzExtension = Omit<ExtensionStatus, 'name'>;
 
 /** The `/healthz` body. */
 export interface HealthzBody {
-  /** False when an extension failed (served around) or the app is closing. */
+  /** True while the app serves; false once it is closing. */
   ok: boolean;
+  /** True when an extension failed and is served around (see `extensions` and `problems`). */
+  degraded: boolean;
   /** The server name. */
   name: string;
   version: string;
@@ -27,9 +29,9 @@ export interface HealthzBody {
 }
 
 /**
- * `GET /healthz`. The status is 200 while the app serves — also when an
- * extension failed, since one plugin never breaks the rest: the body then
- * says `ok: false` and which extension is `failed`, and a restart would not
+ * `GET /healthz`. The status is 200 and `ok: true` while the app serves — also
+ * when an extension failed, since one plugin never breaks the rest: the body then
+ * says `degraded: true` and which extension is `failed`, and a restart would not
  * fix it. It is 503 once `close()` started, so a load balancer drains the
  * instance.
  */
@@ -38,7 +40,10 @@ export function healthzResponse(host: McpHost, closing: boolean): Response {
   const extensions: Record<string, HealthzExtension> = {};
   for (const { name, ...status } of report.extensions) extensions[name] = status;
   const body: HealthzBody = {
-    ok: report.ok && !closing,
+    // Up and serving: one failed extension does not make the server unhealthy (it serves
+    // around it); `degraded` and each extension's state say what is missing.
+    ok: !closing,
+    degraded: !report.ok,
     name: report.name,
     version: report.version,
     revision: report.revision,
