@@ -652,3 +652,32 @@ describe('fixes from the spec review', () => {
     }
   });
 });
+
+describe('onServer hooks adding resources and prompts', () => {
+  it('a hook may register a prompt and a resource on a server that already serves some, on that server only', async () => {
+    const base = defineExtension({
+      manifest: { name: 'base', version: '1.0.0' },
+      resources: () => [{ name: 'readme', uri: 'docs://readme', read: (uri) => ({ contents: [{ uri: uri.href, text: 'readme' }] }) }],
+      prompts: () => [{ name: 'hello', get: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }) }],
+    });
+    const hooky = defineExtension({
+      manifest: { name: 'hooky', version: '1.0.0' },
+      toolsets: () => [{ name: 'hooky', default: false }],
+      onServer: (server) => {
+        server.registerPrompt('extra', { description: 'Added by a hook.' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'extra' } }] }));
+        server.registerResource('changelog', 'docs://changelog', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri: uri.href, text: 'changelog' }] }));
+      },
+    });
+    const host = await buildHost([base, hooky], { logger: silentLogger, strict: true });
+    const hooked = await connect(host, { selection: 'hooky' });
+    expect((await hooked.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello', 'extra']);
+    expect((await hooked.client.getPrompt({ name: 'extra' })).messages[0]?.content).toEqual({ type: 'text', text: 'extra' });
+    expect((await hooked.client.listResources()).resources.map((r) => r.uri)).toEqual(['docs://readme', 'docs://changelog']);
+    expect((await hooked.client.readResource({ uri: 'docs://changelog' })).contents).toEqual([{ uri: 'docs://changelog', text: 'changelog' }]);
+    expect(host.report().problems).toEqual([]);
+    const plain = await connect(host);
+    expect((await plain.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello']);
+    await hooked.close();
+    await plain.close();
+  });
+});

@@ -14,20 +14,20 @@ import {
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  UriTemplate,
   type CallToolResult,
-  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from './errors.js';
 import type { OnServerContext, ToolHandle } from './extension.js';
 import type { Logger } from './logger.js';
 import { withTimeout, type ProblemLog } from './problems.js';
-import type { Completions, PromptSpec, ResourceSpec } from './resource.js';
-import { resolveSchema, type JsonSchemaObject, type SchemaLike } from './schema.js';
+import type { SchemaLike } from './schema.js';
 import type { Selection } from './selection.js';
 import { stats } from './stats.js';
-import { renderListEntry, serveTool, type Blueprint, type ConnectionInfo, type Offered, type ServedTool } from './blueprint.js';
+import { renderListEntry, serveTool, type Blueprint, type ConnectionInfo, type ServedTool } from './blueprint.js';
+import { installContent, Subscriptions } from './serverContent.js';
+
+export { Subscriptions };
 import type { ToolSpec } from './tool.js';
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
@@ -91,9 +91,7 @@ export async function mintServer(blueprint: Blueprint, selection: Selection, opt
   server.registerTool = ((name: string, config: ForeignToolConfig, callback: ForeignToolCallback) =>
     table.addForeign(name, config, callback, options)) as unknown as McpServer['registerTool'];
 
-  if (blueprint.resources.length > 0) installResources(server, blueprint.resources, options.subscriptions, options.logger);
-  if (blueprint.prompts.length > 0) installPrompts(server, blueprint.prompts);
-  if (hasCompletions) installCompletions(server, blueprint);
+  installContent(server, blueprint, options.subscriptions, options.logger);
 
   for (const participant of blueprint.participants) {
     const hook = participant.extension.onServer;
@@ -245,178 +243,4 @@ class ServerToolTable {
     if (!handle) throw new Error(`Tool ${name} could not be registered`);
     return handle;
   }
-}
-
-/** Which sessions subscribed to which resource URIs, for `host.notifyResourceUpdated`. */
-export class Subscriptions {
-  private readonly byServer = new Map<McpServer, Set<string>>();
-
-  add(server: McpServer, uri: string): void {
-    let set = this.byServer.get(server);
-    if (!set) {
-      set = new Set();
-      this.byServer.set(server, set);
-      const previous = server.server.onclose;
-      server.server.onclose = () => {
-        this.byServer.delete(server);
-        previous?.();
-      };
-    }
-    set.add(uri);
-  }
-
-  remove(server: McpServer, uri: string): void {
-    this.byServer.get(server)?.delete(uri);
-  }
-
-  /** Tells every subscribed session; returns how many were told. */
-  async notify(uri: string): Promise<number> {
-    let told = 0;
-    for (const [server, uris] of this.byServer) {
-      if (!uris.has(uri)) continue;
-      try {
-        await server.server.sendResourceUpdated({ uri });
-        told++;
-      } catch {
-        this.byServer.delete(server); // the session is gone
-      }
-    }
-    return told;
-  }
-}
-
-interface TemplateEntry {
-  readonly offered: Offered<ResourceSpec>;
-  readonly template: UriTemplate;
-}
-
-function installResources(server: McpServer, resources: ReadonlyArray<Offered<ResourceSpec>>, subscriptions: Subscriptions, logger: Logger): void {
-  const low = server.server;
-  const fixed = new Map<string, Offered<ResourceSpec>>();
-  const templates: TemplateEntry[] = [];
-  for (const offered of resources) {
-    if (offered.spec.uri !== undefined) fixed.set(offered.spec.uri, offered);
-    else if (offered.spec.template !== undefined) templates.push({ offered, template: templateOf(offered.spec.template) });
-  }
-  low.setRequestHandler('resources/list', async (_request, ctx) => {
-    const listed: Array<Record<string, unknown>> = [];
-    for (const { spec } of fixed.values()) listed.push(describeResource(spec, spec.uri ?? ''));
-    for (const { offered } of templates) {
-      if (!offered.spec.list) continue;
-      try {
-        for (const item of await offered.spec.list(ctx)) listed.push({ ...(offered.spec.mimeType !== undefined ? { mimeType: offered.spec.mimeType } : {}), ...item });
-      } catch (error) {
-        // One template's failing list costs that template's entries, not everyone's.
-        logger.error({ code: ErrorCodes.RESOURCE_INVALID, extension: offered.extension, resource: offered.spec.name }, `resource template "${offered.spec.name}" of extension "${offered.extension}": list() failed (${errorMessage(error)}); its resources are left out of resources/list`);
-      }
-    }
-    return { resources: listed as never };
-  });
-  low.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: templates.map(({ offered: { spec } }) => ({
-      name: spec.name,
-      uriTemplate: spec.template ?? '',
-      ...(spec.title !== undefined ? { title: spec.title } : {}),
-      ...(spec.description !== undefined ? { description: spec.description } : {}),
-      ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
-    })),
-  }));
-  low.setRequestHandler('resources/read', async (request, ctx) => {
-    const uri = request.params.uri;
-    const exact = fixed.get(uri);
-    if (exact) return await exact.spec.read(new URL(uri), {}, ctx);
-    for (const { offered, template } of templates) {
-      const variables = template.match(uri);
-      if (variables) return await offered.spec.read(new URL(uri), variables, ctx);
-    }
-    throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${uri} not found`, { uri });
-  });
-  if (resources.some((r) => r.spec.subscribe === true)) {
-    const canSubscribe = (uri: string) =>
-      fixed.get(uri)?.spec.subscribe === true || templates.some(({ offered, template }) => offered.spec.subscribe === true && template.match(uri) !== null);
-    low.setRequestHandler('resources/subscribe', (request) => {
-      if (!canSubscribe(request.params.uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${request.params.uri} does not support subscriptions`);
-      subscriptions.add(server, request.params.uri);
-      return {};
-    });
-    low.setRequestHandler('resources/unsubscribe', (request) => {
-      subscriptions.remove(server, request.params.uri);
-      return {};
-    });
-  }
-}
-
-const templateCache = new Map<string, UriTemplate>();
-function templateOf(source: string): UriTemplate {
-  let template = templateCache.get(source);
-  if (!template) {
-    template = new UriTemplate(source);
-    templateCache.set(source, template);
-  }
-  return template;
-}
-
-function describeResource(spec: ResourceSpec, uri: string): Record<string, unknown> {
-  return {
-    uri,
-    name: spec.name,
-    ...(spec.title !== undefined ? { title: spec.title } : {}),
-    ...(spec.description !== undefined ? { description: spec.description } : {}),
-    ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
-  };
-}
-
-function promptArguments(spec: PromptSpec): Array<{ name: string; description?: string; required?: boolean }> {
-  if (!spec.argsSchema) return [];
-  const json: JsonSchemaObject = resolveSchema(spec.argsSchema, 'input').json;
-  const properties = (json.properties ?? {}) as Record<string, { description?: unknown }>;
-  const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
-  return Object.entries(properties).map(([name, prop]) => ({
-    name,
-    ...(typeof prop.description === 'string' ? { description: prop.description } : {}),
-    required: required.has(name),
-  }));
-}
-
-function installPrompts(server: McpServer, prompts: ReadonlyArray<Offered<PromptSpec>>): void {
-  const low = server.server;
-  const byName = new Map(prompts.map((p) => [p.spec.name, p]));
-  low.setRequestHandler('prompts/list', () => ({
-    prompts: prompts.map(({ spec }) => ({
-      name: spec.name,
-      ...(spec.title !== undefined ? { title: spec.title } : {}),
-      ...(spec.description !== undefined ? { description: spec.description } : {}),
-      arguments: promptArguments(spec),
-    })),
-  }));
-  low.setRequestHandler('prompts/get', async (request, ctx) => {
-    const offered = byName.get(request.params.name);
-    if (!offered) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
-    let args: Record<string, string | undefined> = request.params.arguments ?? {};
-    if (offered.spec.argsSchema) {
-      const checked = await resolveSchema(offered.spec.argsSchema, 'input').validate(args);
-      if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt ${request.params.name}: ${checked.message}`);
-      args = checked.value as Record<string, string | undefined>;
-    }
-    return await offered.spec.get(args, ctx);
-  });
-}
-
-function installCompletions(server: McpServer, blueprint: Blueprint): void {
-  server.server.setRequestHandler('completion/complete', async (request, ctx: ServerContext) => {
-    const { ref, argument } = request.params;
-    let complete: Completions[string] | undefined;
-    if (ref.type === 'ref/prompt') {
-      const prompt = blueprint.prompts.find((p) => p.spec.name === ref.name);
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
-      complete = prompt.spec.complete?.[argument.name];
-    } else if (ref.type === 'ref/resource') {
-      const resource = blueprint.resources.find((r) => r.spec.template === ref.uri || r.spec.uri === ref.uri);
-      if (!resource) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
-      complete = resource.spec.complete?.[argument.name];
-    }
-    // The protocol caps a completion at 100 values.
-    const values = complete ? (await complete(argument.value, ctx, { arguments: request.params.context?.arguments ?? {} })).slice(0, 100) : [];
-    return { completion: { values, total: values.length, hasMore: false } };
-  });
 }
