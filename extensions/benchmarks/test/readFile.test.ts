@@ -104,8 +104,11 @@ afterEach(async () => {
 });
 
 async function serve(...others: McpExtension[]) {
+  return await serveWith({ strict: true }, ...others);
+}
+async function serveWith(options: { strict: boolean }, ...others: McpExtension[]) {
   const benchmarks = createBenchmarksExtension({ dataDir: tmp, logger: silentLogger });
-  host = await buildHost([standInSpaces(), benchmarks, ...others], { strict: true, logger: silentLogger });
+  host = await buildHost([standInSpaces(), benchmarks, ...others], { ...options, logger: silentLogger });
   return host;
 }
 async function connectTo(h: McpHost, selection?: string) {
@@ -195,7 +198,9 @@ describe('failing closed', () => {
       toolsets: () => [{ name: 'broken-guard', default: true }],
       toolExtensions: () => [['read_file', { order: 30, wrap: () => 'not a function' as never }]],
     });
-    const h = await serve(broken);
+    // strict would refuse to start (a failing tool extension is a start-up problem); served, it fails closed.
+    await expect(serve(broken)).rejects.toMatchObject({ code: 'REACTOR_STARTUP_FAILED' });
+    const h = await serveWith({ strict: false }, broken);
     const conn = await connectTo(h, 'benchmarks');
     const names = await conn.toolNames();
     expect(names).not.toContain('read_file');
