@@ -14,6 +14,7 @@ import type { PromptSpec, ResourceSpec } from './resource.js';
 import { EMPTY_OBJECT_SCHEMA, resolveSchema, type JsonSchemaObject, type ResolvedSchema } from './schema.js';
 import type { Selection } from './selection.js';
 import { stats } from './stats.js';
+import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
 
 /** What a served tool's call needs to know of its connection. */
@@ -133,17 +134,9 @@ export function serveTool(
       toolsets: connection.toolsets,
       signal: controller.signal,
     };
-    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`);
     try {
-      const run = Promise.resolve().then(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)));
-      const value = limit === undefined ? await run : await Promise.race([run, timeout(limit, (t) => (timer = t))]);
-      if (value === TIMED_OUT) {
-        const message = `Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`;
-        controller.abort(new Error(message));
-        options.problems.add({ code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message, phase: 'call' });
-        log.warn({ code: ErrorCodes.TOOL_TIMEOUT, timeoutMs: limit }, message);
-        return toolErrorResult(message);
-      }
+      const value = await withTimeout(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, () => timedOut);
       const result = toCallToolResult(value, spec.outputSchema !== undefined);
       if (output && result.structuredContent !== undefined && result.isError !== true) {
         const checked = await output.validate(result.structuredContent);
@@ -151,24 +144,20 @@ export function serveTool(
       }
       return result;
     } catch (error) {
+      if (error === timedOut) {
+        controller.abort(timedOut);
+        options.problems.add({ code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' });
+        log.warn({ code: ErrorCodes.TOOL_TIMEOUT, timeoutMs: limit }, timedOut.message);
+        return toolErrorResult(timedOut.message);
+      }
       const message = errorMessage(error);
       log.error({ code: ErrorCodes.TOOL_FAILED, err: error instanceof Error ? { type: error.name, message } : undefined }, `tool "${spec.name}" of extension "${extension}" threw: ${message}`);
       return toolErrorResult(message);
     } finally {
-      if (timer) clearTimeout(timer);
       parent.removeEventListener('abort', onParentAbort);
     }
   };
   return { name: spec.name, extension, spec, listEntry, input, outputJson, invoke };
-}
-
-const TIMED_OUT: unique symbol = Symbol('timed out');
-
-function timeout(ms: number, keep: (t: NodeJS.Timeout) => void): Promise<typeof TIMED_OUT> {
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve(TIMED_OUT), ms);
-    keep(t);
-  });
 }
 
 /** Renders a blueprint's `tools/list` result: the entries, in order, computed once. */

@@ -16,7 +16,8 @@ import { orphanToolExtensions, resolveOfferings, selectOfferings, type Conflict,
 import { activationKey, activeToolsets, compareCodePoints, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
 import type { PromptSpec, ResourceSpec } from './resource.js';
 import { stats } from './stats.js';
-import { isTimeLimit, type ToolSpec } from './tool.js';
+import type { ToolSpec } from './tool.js';
+import { isTimeLimit } from './timeLimit.js';
 import { composeInstructions, deniedToolsets, describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
 import { renderToolList, serveTool, type Blueprint, type ServedTool } from './blueprint.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';

@@ -20,7 +20,8 @@ import {
 import { ErrorCodes, errorMessage } from './errors.js';
 import type { OnServerContext, ToolHandle } from './extension.js';
 import type { Logger } from './logger.js';
-import { withTimeout, type ProblemLog } from './problems.js';
+import type { ProblemLog } from './problems.js';
+import { withTimeout } from './timeLimit.js';
 import type { SchemaLike } from './schema.js';
 import type { Selection } from './selection.js';
 import { stats } from './stats.js';

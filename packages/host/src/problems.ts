@@ -58,26 +58,4 @@ export class ProblemLog {
     return filter ? all.filter(filter) : all;
   }
 
-  /** Drops problems of one extension (when it is re-activated or removed). */
-  clearExtension(extension: string, phases: ReadonlyArray<Problem['phase']>): void {
-    for (const [key, p] of this.items) if (p.extension === extension && phases.includes(p.phase)) this.items.delete(key);
-  }
-}
-
-/** Runs `work`, rejecting with `onTimeout()` past `ms` (no limit when `ms` is undefined or ≤ 0). */
-export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
-  // Beyond 2^31 − 1 ms a Node timer fires at once; such a limit means "no limit" in practice.
-  if (ms === undefined || ms <= 0 || !Number.isFinite(ms) || ms > 2_147_483_647) return await work();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      Promise.resolve().then(work),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(onTimeout()), ms);
-        timer.unref?.();
-      }),
-    ]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
 }

@@ -17,7 +17,8 @@ import {
   type PluginManifest,
 } from './extension.js';
 import type { Logger } from './logger.js';
-import { withTimeout, type ProblemLog } from './problems.js';
+import type { ProblemLog } from './problems.js';
+import { withTimeout } from './timeLimit.js';
 import { assertValidPrompt, assertValidResource, type PromptSpec, type ResourceSpec } from './resource.js';
 import { assertValidToolSpec, type ToolSpec } from './tool.js';
 import type { ToolExtension } from './toolExtension.js';

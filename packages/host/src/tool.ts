@@ -6,6 +6,7 @@
 import type { CallToolResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
 import { isSchemaLike, isStandardSchema, type InferSchema, type SchemaLike } from './schema.js';
+import { isTimeLimit, MAX_TIMER_MS } from './timeLimit.js';
 
 export type { ToolAnnotations, CallToolResult };
 
@@ -130,14 +131,6 @@ export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string)
   if (spec.timeoutMs !== undefined && !isTimeLimit(spec.timeoutMs)) {
     fail('has an invalid timeoutMs', `a positive, finite number of milliseconds up to ${MAX_TIMER_MS}`, describeValue(spec.timeoutMs), 'leave it out to use the host default');
   }
-}
-
-/** The longest delay a Node timer can wait at once (2^31 − 1 ms); longer ones fire at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
-/** A usable time limit: positive, finite, and within what a timer can wait. */
-export function isTimeLimit(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS;
 }
 
 /** True for a value that already is a `CallToolResult`: a `content` array of MCP content items. */

@@ -1,0 +1,32 @@
+/**
+ * Time limits: one place for what counts as a limit and how work is bounded by
+ * one — tool calls, `onServer`, `onStart` and `onStop` alike.
+ */
+
+/** The longest delay a Node timer can wait at once (2^31 − 1 ms); longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A usable time limit: positive, finite, and within what a timer can wait. */
+export function isTimeLimit(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS;
+}
+
+/**
+ * Runs `work`, rejecting with `onTimeout()` past `ms`. Anything that is not a
+ * usable limit (undefined, ≤ 0, not finite, beyond a timer's reach) means no limit.
+ */
+export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
+  if (!isTimeLimit(ms)) return await work();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(work),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(onTimeout()), ms);
+        timer.unref?.();
+      }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
