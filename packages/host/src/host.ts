@@ -301,12 +301,14 @@ export class McpHost {
 
   /** Fires `onToolset:<name>` for what a selection names and what will be active; only where someone waits. */
   private async fireFor(selection: Selection, options: BuildOptions): Promise<void> {
-    const waiting = this.registry.records.some((r) => r.state === 'held' && !r.disabled);
-    const standing = this.registry.records.some((r) => r.state === 'active' && (r.manifest.deactivationEvents?.length ?? 0) > 0);
-    if (!waiting && !standing) return;
+    const listened = this.registry.listenedEvents();
+    if (listened.size === 0) return;
     // A denied toolset wakes nothing: its extension's code would run for a caller who may not have it.
     const names = withoutDenied(new Set([...namesInSelection(selection), ...this.activeFor(selection, options)]), options.denied);
-    for (const name of names) await this.registry.fire(onToolset(name), options.tenant);
+    for (const name of names) {
+      const event = onToolset(name);
+      if (listened.has(event)) await this.registry.fire(event, options.tenant);
+    }
   }
 
   /**
