@@ -681,3 +681,23 @@ describe('onServer hooks adding resources and prompts', () => {
     await plain.close();
   });
 });
+
+describe('capabilities', () => {
+  it('advertise tools and logging always, and resources, prompts, completions only where served', async () => {
+    const plain = await connect(await buildHost(cast(), { logger: silentLogger }));
+    expect(plain.client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {} });
+    expect(plain.client.getServerCapabilities()).not.toHaveProperty('resources');
+    expect(plain.client.getServerCapabilities()).not.toHaveProperty('prompts');
+    expect(plain.client.getServerCapabilities()).not.toHaveProperty('completions');
+    await plain.close();
+
+    const rich = defineExtension({
+      manifest: { name: 'rich', version: '1.0.0' },
+      resources: () => [{ name: 'feed', uri: 'feed://latest', subscribe: true, read: (uri) => ({ contents: [{ uri: uri.href, text: 'news' }] }) }],
+      prompts: () => [{ name: 'brief', argsSchema: z.object({ topic: z.string() }), get: () => ({ messages: [] }), complete: { topic: () => ['mcp'] } }],
+    });
+    const full = await connect(await buildHost([rich], { logger: silentLogger }));
+    expect(full.client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {}, resources: { subscribe: true }, prompts: {}, completions: {} });
+    await full.close();
+  });
+});

@@ -69,16 +69,9 @@ export async function mintServer(blueprint: Blueprint, selection: Selection, opt
   Object.defineProperty(server, TOOL_TABLE, { value: table });
   const low = server.server;
 
-  const hasCompletions = blueprint.resources.some((r) => r.spec.complete) || blueprint.prompts.some((p) => p.spec.complete);
-  const subscribable = blueprint.resources.some((r) => r.spec.subscribe === true);
-  // Every server advertises tools (so every client can list an empty set) and logging.
-  low.registerCapabilities({
-    tools: {},
-    logging: {},
-    ...(blueprint.resources.length > 0 ? { resources: subscribable ? { subscribe: true } : {} } : {}),
-    ...(blueprint.prompts.length > 0 ? { prompts: {} } : {}),
-    ...(hasCompletions ? { completions: {} } : {}),
-  });
+  // Every server advertises tools (so every client can list an empty set) and logging;
+  // resources, prompts and completions are advertised where they are installed.
+  low.registerCapabilities({ tools: {}, logging: {} });
 
   low.setRequestHandler('tools/list', () => table.listResult());
   low.setRequestHandler('tools/call', async (request, ctx) => {

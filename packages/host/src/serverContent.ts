@@ -131,6 +131,8 @@ interface TemplateEntry {
 
 function installResources(server: McpServer, content: ServerContent, subscriptions: Subscriptions, logger: Logger): void {
   const low = server.server;
+  const subscribable = content.resources.some((r) => r.spec.subscribe === true);
+  low.registerCapabilities({ resources: subscribable ? { subscribe: true } : {} });
   // Indexed once per version of the table: the blueprint's, or this server's after a hook added one.
   let indexed: { source: ReadonlyArray<Offered<ResourceSpec>>; fixed: Map<string, Offered<ResourceSpec>>; templates: TemplateEntry[] } | undefined;
   const index = () => {
@@ -178,7 +180,7 @@ function installResources(server: McpServer, content: ServerContent, subscriptio
     }
     throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${uri} not found`, { uri });
   });
-  if (content.resources.some((r) => r.spec.subscribe === true)) {
+  if (subscribable) {
     const canSubscribe = (uri: string) =>
       index().fixed.get(uri)?.spec.subscribe === true || index().templates.some(({ offered, template }) => offered.spec.subscribe === true && template.match(uri) !== null);
     low.setRequestHandler('resources/subscribe', (request) => {
@@ -227,6 +229,7 @@ function promptArguments(spec: PromptSpec): Array<{ name: string; description?: 
 
 function installPrompts(server: McpServer, content: ServerContent): void {
   const low = server.server;
+  low.registerCapabilities({ prompts: {} });
   low.setRequestHandler('prompts/list', () => ({
     prompts: content.prompts.map(({ spec }) => ({
       name: spec.name,
@@ -249,6 +252,7 @@ function installPrompts(server: McpServer, content: ServerContent): void {
 }
 
 function installCompletions(server: McpServer, content: ServerContent): void {
+  server.server.registerCapabilities({ completions: {} });
   server.server.setRequestHandler('completion/complete', async (request, ctx: ServerContext) => {
     const { ref, argument } = request.params;
     let complete: Completions[string] | undefined;
