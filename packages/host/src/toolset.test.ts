@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, isReactorError, type ReactorError } from './errors.js';
-import { assertValidToolset, composeInstructions, describeToolset, TOOLSET_NAME_PATTERN, type Toolset } from './toolset.js';
+import { assertValidToolset, composeInstructions, deniedToolsets, describeToolset, TOOLSET_NAME_PATTERN, type Toolset } from './toolset.js';
 
 /** What validating `toolset` threw, asserting it was a ReactorError. */
 function invalid(toolset: unknown, extension = 'spaces'): ReactorError {
@@ -163,5 +163,14 @@ describe('composeInstructions', () => {
   it('reads any iterable of declarations', () => {
     const text = composeInstructions(undefined, new Set<Toolset>([{ name: 'a', instructions: 'Do A.' }]).values(), new Set(['a']));
     expect(text).toBe('## a\n\nDo A.');
+  });
+});
+
+describe('deniedToolsets', () => {
+  const declared: Toolset[] = [{ name: 'core', always: true }, { name: 'spaces' }, { name: 'admin', scopes: ['admin'] }, { name: 'audit', default: false, scopes: ['admin', 'audit'] }];
+
+  it('lists the toolsets a token lacks scopes for, with the scopes missing', () => {
+    expect(deniedToolsets(declared, ['admin'])).toEqual(new Map([['audit', ['audit']]]));
+    expect(deniedToolsets(declared, undefined).size).toBe(0);
   });
 });

@@ -10,7 +10,8 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
 import type { Selection } from '../selection.js';
-import { applyToolsetScopes, createAuthGate, deniedForToken, type AuthGate } from './auth.js';
+import { deniedToolsets } from '../toolset.js';
+import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import { checkHostAndOrigin, hostPolicyFor, jsonRpcErrorBody, JsonRpcCodes, writeJson } from './guards.js';
 import { healthzResponse, toolsetsBody } from './infoRoutes.js';
 import { resolveAppOptions, type McpAppOptions } from './options.js';
@@ -155,7 +156,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       resolveSelection: () => selectionFor(scope, authInfo),
       refuseScopes: (toolsets) => {
         if (!auth || !authInfo) return undefined;
-        const denied = [...deniedForToken(host.declaredToolsets({ tenant: scope.tenant }), authInfo)].filter(([name]) => toolsets.has(name));
+        const denied = [...deniedToolsets(host.declaredToolsets({ tenant: scope.tenant }), authInfo.scopes)].filter(([name]) => toolsets.has(name));
         if (denied.length === 0) return undefined;
         const scopes = [...new Set(denied.flatMap(([, missing]) => missing))];
         return auth.insufficientScope(scopes, `This session serves toolset(s) ${denied.map(([name]) => `"${name}"`).join(', ')}, whose scope(s) ${scopes.join(' ')} this token lacks; open a new session`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { parseSelection } from '../selection.js';
 import type { Toolset } from '../toolset.js';
-import { applyToolsetScopes, createAuthGate, deniedForToken, principalOf } from './auth.js';
+import { applyToolsetScopes, createAuthGate, principalOf } from './auth.js';
 
 const info = (over: Partial<AuthInfo> = {}): AuthInfo => ({ token: 't', clientId: 'alice', scopes: ['mcp'], expiresAt: Math.floor(Date.now() / 1000) + 60, ...over });
 const verifier = {
@@ -65,10 +65,6 @@ describe('principalOf', () => {
 describe('toolset scopes', () => {
   const declared: Toolset[] = [{ name: 'core', always: true }, { name: 'spaces' }, { name: 'admin', scopes: ['admin'] }, { name: 'audit', default: false, scopes: ['admin', 'audit'] }];
 
-  it('lists the toolsets a token lacks scopes for, with the scopes missing', () => {
-    expect(deniedForToken(declared, info({ scopes: ['admin'] }))).toEqual(new Map([['audit', ['audit']]]));
-    expect(deniedForToken(declared, undefined).size).toBe(0);
-  });
 
   it('serves a request that does not name a denied toolset, reporting what is denied (the host leaves it out)', () => {
     const result = applyToolsetScopes(parseSelection(''), parseSelection(''), declared, info());

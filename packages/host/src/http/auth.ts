@@ -193,14 +193,6 @@ export function principalOf(authInfo: AuthInfo | undefined): string | undefined 
   return typeof sub === 'string' ? `${authInfo.clientId}\u0000${sub}` : authInfo.clientId;
 }
 
-/**
- * The declared toolsets a token may not have, with the scopes it lacks: a
- * toolset with `scopes` needs every one of them.
- */
-export function deniedForToken(declared: Iterable<Toolset>, authInfo: AuthInfo | undefined): Map<string, string[]> {
-  return deniedToolsets(declared, authInfo?.scopes);
-}
-
 /** What the toolset scopes make of a request's selection. */
 export type ScopedSelection =
   | { readonly ok: true; readonly selection: Selection; readonly denied: readonly string[] }
@@ -215,7 +207,7 @@ export type ScopedSelection =
  * @param selection - the selection it will be served (after `defaultSelection`)
  */
 export function applyToolsetScopes(asked: Selection, selection: Selection, declared: readonly Toolset[], authInfo: AuthInfo | undefined): ScopedSelection {
-  const denied = deniedForToken(declared, authInfo);
+  const denied = deniedToolsets(declared, authInfo?.scopes);
   if (denied.size === 0) return { ok: true, selection, denied: [] };
   const refused = [...namesInSelection(asked)].filter((name) => denied.has(name));
   if (refused.length > 0) {
