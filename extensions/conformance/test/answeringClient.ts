@@ -1,11 +1,11 @@
 /**
- * Test helper: an in-memory client that declares sampling and elicitation,
- * which `connect()` from `@reactor/host/testing` does not (its client
- * declares no capabilities, so the SDK refuses server-to-client requests).
+ * Test helper: `connect()` from `@reactor/host/testing` with a client that
+ * declares sampling and elicitation and answers them, recording what it was asked.
  * Test-only: lives outside src/, so it is never built or published.
  */
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { parseSelection, type McpHost } from '@reactor/host';
+import type { Client } from '@modelcontextprotocol/client';
+import type { McpHost } from '@reactor/host';
+import { connect } from '@reactor/host/testing';
 
 /** What the client answers the server's sampling and elicitation requests with, and what it was asked. */
 export interface AnsweringClient {
@@ -22,10 +22,8 @@ export async function connectAnsweringClient(
   host: McpHost,
   answers: { samplingText: string; elicitContent: Record<string, string | number | boolean | string[]> },
 ): Promise<AnsweringClient> {
-  const selection = parseSelection('');
-  const built = await host.build(selection);
-  const server = await built.createServer({ selection });
-  const client = new Client({ name: 'conformance-test-client', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
+  const connection = await connect(host, { clientCapabilities: { sampling: {}, elicitation: { form: {} } } });
+  const client = connection.client;
   const samplingRequests: unknown[] = [];
   const elicitationRequests: AnsweringClient['elicitationRequests'] = [];
   client.setRequestHandler('sampling/createMessage', (request) => {
@@ -36,16 +34,5 @@ export async function connectAnsweringClient(
     elicitationRequests.push(request.params);
     return { action: 'accept', content: answers.elicitContent };
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
-  return {
-    client,
-    samplingRequests,
-    elicitationRequests,
-    close: async () => {
-      await client.close();
-      await server.close();
-    },
-  };
+  return { client, samplingRequests, elicitationRequests, close: () => connection.close() };
 }
