@@ -9,7 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { ErrorCodes, ReactorError } from './errors.js';
 import type { ExtensionInput } from './extension.js';
 import { createStderrLogger, type Logger } from './logger.js';
-import { defaultServerFactory, mintServer, Subscriptions, type ServerFactory } from './mint.js';
+import { mintServer, Subscriptions, type ServerFactory } from './mint.js';
 import { ProblemLog, type Problem } from './problems.js';
 import { Registry, type ExtensionRecord, type ExtensionState } from './registry.js';
 import { orphanToolExtensions, resolveOfferings, selectOfferings, type Conflict, type Offering } from './resolve.js';
@@ -472,15 +472,15 @@ export class McpHost {
     const declared = this.declaredToolsets({ tenant });
     const active = withoutDenied(activeToolsets(declared, selection), options.denied);
     const entry = this.entryFor(active, tenant);
-    const denied = [...new Set(options.denied ?? [])].sort(codePoint);
+    const denied = [...new Set(options.denied ?? [])].sort(compareCodePoints);
     const provenance: HostDescription['provenance'] = {};
     for (const offering of entry.offerings) provenance[offering.spec.name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy] };
     if (entry.blueprint.toolIndex.get(LIST_SERVER_TOOLSETS) === this.listTool) provenance[LIST_SERVER_TOOLSETS] = { offeredBy: 'host', extendedBy: [] };
     return {
       toolsets: [...declared].sort(byName).map((t) => describeToolset(t, active.has(t.name))),
-      active: [...active].sort(codePoint),
-      tools: entry.blueprint.tools.map((t) => t.name).sort(codePoint),
-      unknown: [...unknownNames(declared, selection)].sort(codePoint),
+      active: [...active].sort(compareCodePoints),
+      tools: entry.blueprint.tools.map((t) => t.name).sort(compareCodePoints),
+      unknown: [...unknownNames(declared, selection)].sort(compareCodePoints),
       conflicts: entry.conflicts,
       provenance,
       unappliedExtensions: orphanToolExtensions(this.registry.active(tenant)),
@@ -540,7 +540,6 @@ export class McpHost {
   }
 }
 
-const codePoint = compareCodePoints;
 
 /** `denied` may be any iterable, a one-shot iterator included: read it once. */
 function once(options: BuildOptions): BuildOptions {
@@ -553,7 +552,7 @@ function withoutDenied(active: Set<string>, denied: Iterable<string> | undefined
   for (const name of denied) active.delete(name);
   return active;
 }
-const byName = (a: { name: string }, b: { name: string }) => codePoint(a.name, b.name);
+const byName = (a: { name: string }, b: { name: string }) => compareCodePoints(a.name, b.name);
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 
 /**
@@ -581,5 +580,3 @@ export async function buildHost(extensions: readonly ExtensionInput[], options: 
   }
   return host;
 }
-
-export { defaultServerFactory };
