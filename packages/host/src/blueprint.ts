@@ -13,7 +13,7 @@ import type { ProblemLog } from './problems.js';
 import type { PromptSpec, ResourceSpec } from './resource.js';
 import { EMPTY_OBJECT_SCHEMA, resolveSchema, type JsonSchemaObject, type ResolvedSchema } from './schema.js';
 import type { Selection } from './selection.js';
-import { stats } from './stats.js';
+import type { HostStats } from './stats.js';
 import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
 
@@ -66,6 +66,8 @@ export interface ServeToolOptions {
   readonly logger: Logger;
   readonly problems: ProblemLog;
   readonly toolTimeoutMs: number | undefined;
+  /** The serving host's counters. */
+  readonly stats: HostStats;
 }
 
 /** Renders the `tools/list` entry of a spec (schemas converted once per schema object). */
@@ -95,8 +97,8 @@ export function serveTool(
   options: ServeToolOptions,
   custom?: (args: Record<string, unknown>, ctx: ToolContext, connection: ConnectionInfo) => unknown,
 ): ServedTool {
-  const input = spec.inputSchema ? resolveSchema(spec.inputSchema, 'input') : undefined;
-  const output = spec.outputSchema ? resolveSchema(spec.outputSchema, 'output') : undefined;
+  const input = spec.inputSchema ? resolveSchema(spec.inputSchema, 'input', options.stats) : undefined;
+  const output = spec.outputSchema ? resolveSchema(spec.outputSchema, 'output', options.stats) : undefined;
   const outputJson = output?.json;
   // MCP requires object schemas; one tool of another type would break tools/list for all.
   for (const [key, resolved] of [['inputSchema', input], ['outputSchema', output]] as const) {
@@ -161,7 +163,7 @@ export function serveTool(
 }
 
 /** Renders a blueprint's `tools/list` result: the entries, in order, computed once. */
-export function renderToolList(tools: readonly ServedTool[]): { tools: Tool[] } {
+export function renderToolList(tools: readonly ServedTool[], stats: HostStats): { tools: Tool[] } {
   stats.listRenders++;
   return { tools: tools.map((t) => t.listEntry) };
 }

@@ -10,7 +10,8 @@ import { defineExtension } from './extension.js';
 import { defineTool } from './tool.js';
 import { parseSelection } from './selection.js';
 import { silentLogger } from './logger.js';
-import { snapshotStats, type HostStats } from './stats.js';
+import { snapshotStats, statsSince, type HostStats } from './stats.js';
+import type { McpHost } from './host.js';
 import { connect } from './testing/index.js';
 
 function manyTools(count: number) {
@@ -29,17 +30,14 @@ function manyTools(count: number) {
   });
 }
 
-const delta = (before: HostStats) => {
-  const now = snapshotStats();
-  return Object.fromEntries(Object.entries(now).map(([k, v]) => [k, v - before[k as keyof HostStats]])) as unknown as HostStats;
-};
+const delta = (host: McpHost, before: HostStats) => statsSince(before, host.stats);
 
 describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
   it('a first build resolves each tool once and converts each schema once', async () => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
-    const before = snapshotStats();
+    const before = snapshotStats(host.stats);
     await host.build();
-    const d = delta(before);
+    const d = delta(host, before);
     expect(d.resolutions).toBe(count);
     expect(d.schemaConversions).toBe(count);
     expect(d.blueprints).toBe(1);
@@ -50,17 +48,17 @@ describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
   it('a cache hit — equal selections in any spelling — resolves nothing and converts nothing', async () => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     await host.build(parseSelection('extra'));
-    const before = snapshotStats();
+    const before = snapshotStats(host.stats);
     for (const query of ['extra', 'toolsets=extra', 'extra=1', 'extra&catalogue', 'catalogue,extra']) await host.build(parseSelection(query));
-    expect(delta(before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0 });
+    expect(delta(host, before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0 });
   });
 
   it('minting a server per connection registers no tool, converts no schema and renders no list', async () => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     const built = await host.build();
-    const before = snapshotStats();
+    const before = snapshotStats(host.stats);
     for (let i = 0; i < 20; i++) await built.createServer();
-    const d = delta(before);
+    const d = delta(host, before);
     expect(d.mints).toBe(20);
     expect(d.toolRegistrations).toBe(0);
     expect(d.schemaConversions).toBe(0);
@@ -72,12 +70,12 @@ describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     const first = await connect(host);
     await first.toolNames();
-    const before = snapshotStats();
+    const before = snapshotStats(host.stats);
     const conn = await connect(host);
     const names = await conn.toolNames();
     expect(names).toHaveLength(count);
     expect((await conn.callTool(`tool_${count - 1}`, { id: 'x' })).content).toEqual([{ type: 'text', text: `${count - 1}:x` }]);
-    const d = delta(before);
+    const d = delta(host, before);
     expect(d.schemaConversions).toBe(0);
     expect(d.listRenders).toBe(0);
     expect(d.resolutions).toBe(0);
@@ -90,9 +88,9 @@ describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     await host.build();
     host.forgetBuilt();
-    const before = snapshotStats();
+    const before = snapshotStats(host.stats);
     await host.build();
-    const d = delta(before);
+    const d = delta(host, before);
     expect(d.resolutions).toBe(count);
     expect(d.schemaConversions).toBe(0);
   });
@@ -108,8 +106,8 @@ describe('the cache bound', () => {
       await host.build(parseSelection('t0')); // keep t0 recently used
     }
     expect(await host.build(parseSelection('t0'))).toBe(keep);
-    const before = snapshotStats();
+    const before = snapshotStats(host.stats);
     await host.build(parseSelection('t1'));
-    expect(delta(before).blueprints).toBe(1); // t1 was evicted long ago
+    expect(delta(host, before).blueprints).toBe(1); // t1 was evicted long ago
   });
 });

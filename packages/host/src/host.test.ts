@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { McpServer } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { buildHost, McpHost } from './host.js';
 import { defineExtension, type McpExtension } from './extension.js';
 import { defineTool } from './tool.js';
@@ -407,6 +408,99 @@ describe('onServer', () => {
   });
 });
 
+describe('onServer runs once per server someone asked for', () => {
+  function counted(runs: string[], onServer?: McpExtension['onServer']) {
+    return defineExtension({
+      manifest: { name: 'counted', version: '1.0.0' },
+      tools: () => [tool('probe')],
+      onServer: async (server, context) => {
+        runs.push('hook');
+        await onServer?.(server, context);
+      },
+    });
+  }
+
+  it('build() runs no hook; each createServer() and the first read of built.server run it once', async () => {
+    const runs: string[] = [];
+    const host = await buildHost([counted(runs)], { logger: silentLogger });
+    const built = await host.build();
+    expect(await host.build()).toBe(built);
+    expect(runs).toHaveLength(0);
+    await built.createServer();
+    expect(runs).toHaveLength(1);
+    const first = built.server;
+    expect(built.server).toBe(first);
+    expect((await host.build(parseSelection('nobody-declared-this'))).server).toBe(first); // the copy shares it
+    expect(runs).toHaveLength(2);
+    expect(host.stats.mints).toBe(2);
+  });
+
+  it('a connection runs the hooks once: no extra run for a server nobody connects to', async () => {
+    const runs: string[] = [];
+    const host = await buildHost([counted(runs)], { logger: silentLogger });
+    const first = await connect(host);
+    expect(runs).toHaveLength(1);
+    const second = await connect(host);
+    expect(runs).toHaveLength(2);
+    await first.close();
+    await second.close();
+  });
+
+  it('built.server, read at once, still gets its async hooks done before it connects', async () => {
+    const runs: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const host = await buildHost(
+      [counted(runs, async (_server, context) => {
+        await gate;
+        context.tool('probe')?.remove();
+        runs.push('hook done');
+      })],
+      { logger: silentLogger },
+    );
+    const server = (await host.build()).server;
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const start = serverSide.start.bind(serverSide);
+    serverSide.start = () => (runs.push('transport started'), start());
+    const connecting = server.connect(serverSide);
+    release();
+    await connecting;
+    expect(runs).toEqual(['hook', 'hook done', 'transport started']);
+    const client = new Client({ name: 'probe', version: '1.0.0' });
+    await client.connect(clientSide);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([]);
+    await client.close();
+    await server.close();
+  });
+});
+
+describe('host.stats', () => {
+  it('counts a tool an onServer hook registers, once per server that registers it', async () => {
+    const adder = defineExtension({
+      manifest: { name: 'adder', version: '1.0.0' },
+      tools: () => [tool('base')],
+      onServer: (server) => void server.registerTool('extra', { description: 'Added by a hook.' }, () => ({ content: [{ type: 'text', text: 'extra' }] })),
+    });
+    const host = await buildHost([adder], { logger: silentLogger });
+    const built = await host.build();
+    expect(host.stats.toolRegistrations).toBe(0);
+    await built.createServer();
+    await built.createServer();
+    expect(host.stats.toolRegistrations).toBe(2);
+    expect(host.stats.mints).toBe(2);
+  });
+
+  it('each host counts its own work only', async () => {
+    const a = await buildHost(cast(), { logger: silentLogger });
+    const b = await buildHost(cast(), { logger: silentLogger });
+    await a.build();
+    await a.build(parseSelection('benchmarks'));
+    expect(a.stats.blueprints).toBe(2);
+    expect(b.stats.blueprints).toBe(0);
+    expect(b.stats.resolutions).toBe(0);
+  });
+});
+
 describe('isolation and strict', () => {
   const broken: McpExtension[] = [
     defineExtension({ manifest: { name: 'bad-tools', version: '1.0.0' }, tools: () => { throw new Error('tools exploded'); } }),
@@ -614,7 +708,7 @@ describe('fixes from the spec review', () => {
     const winner = defineExtension({ manifest: { name: 'winner', version: '1.0.0' }, toolsets: () => [{ name: 'shared' }], tools: () => [tool('same')] });
     const loser = defineExtension({ manifest: { name: 'loser', version: '1.0.0' }, toolsets: () => [{ name: 'mine', default: false }], tools: () => [tool('same', { toolset: 'shared' })], onServer: () => void calls.push('loser') });
     const host = await buildHost([winner, loser], { logger: silentLogger });
-    await host.build();
+    await (await host.build()).createServer();
     expect(calls).toEqual(['loser']);
   });
 
@@ -679,6 +773,39 @@ describe('onServer hooks adding resources and prompts', () => {
     expect((await plain.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello']);
     await hooked.close();
     await plain.close();
+  });
+
+  it('the handles a hook gets back disable, enable and remove what it registered; update throws', async () => {
+    const base = defineExtension({
+      manifest: { name: 'base', version: '1.0.0' },
+      resources: () => [{ name: 'readme', uri: 'docs://readme', read: (uri) => ({ contents: [{ uri: uri.href, text: 'readme' }] }) }],
+      prompts: () => [{ name: 'hello', get: () => ({ messages: [] }) }],
+    });
+    const handles: Array<{ enabled: boolean; enable(): void; disable(): void; remove(): void; update(changes: object): unknown }> = [];
+    const hooky = defineExtension({
+      manifest: { name: 'hooky', version: '1.0.0' },
+      onServer: (server) => {
+        handles.push(server.registerResource('changelog', 'docs://changelog', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'changelog' }] })));
+        handles.push(server.registerPrompt('extra', {}, () => ({ messages: [] })));
+      },
+    });
+    const host = await buildHost([base, hooky], { logger: silentLogger });
+    const conn = await connect(host);
+    const listed = async () => [
+      ...(await conn.client.listResources()).resources.map((r) => r.uri),
+      ...(await conn.client.listPrompts()).prompts.map((p) => p.name),
+    ];
+    expect(await listed()).toEqual(['docs://readme', 'docs://changelog', 'hello', 'extra']);
+    for (const handle of handles) handle.disable();
+    expect(handles.map((h) => h.enabled)).toEqual([false, false]);
+    expect(await listed()).toEqual(['docs://readme', 'hello']);
+    for (const handle of handles) handle.enable();
+    expect(await listed()).toEqual(['docs://readme', 'docs://changelog', 'hello', 'extra']);
+    for (const handle of handles) expect(() => handle.update({ title: 'x' })).toThrow(/not supported; remove\(\) it and register it again/);
+    for (const handle of handles) handle.remove();
+    handles[0]!.enable(); // removed stays removed
+    expect(await listed()).toEqual(['docs://readme', 'hello']);
+    await conn.close();
   });
 });
 

@@ -4,131 +4,37 @@
  * Data path: selection → (fire activation events; maybe wake) → active
  * toolsets → cache key → blueprint → `createServer()` per connection. A cache
  * hit resolves no extension and converts no schema.
+ *
+ * This file is the public face (`McpHost`, `buildHost`); the work is in
+ * `hostCache.ts` (cache policy), `assembleBlueprint.ts` (blueprint assembly),
+ * `collisions.ts`, `hostReport.ts` (describe/report), `builtServer.ts` and
+ * `sdk/` (minting SDK servers).
  */
-import type { McpServer } from '@modelcontextprotocol/server';
+import { assembleBlueprint } from './assembleBlueprint.js';
+import { builtServerOf, withUnknown, type BuiltServer, type Minter } from './builtServer.js';
 import { ErrorCodes, ReactorError } from './errors.js';
 import type { ExtensionInput } from './extension.js';
-import { createStderrLogger, type Logger } from './logger.js';
-import { mintServer, Subscriptions, type ServerFactory } from './mint.js';
-import { ProblemLog, type Problem } from './problems.js';
-import { Registry, type ExtensionRecord, type ExtensionState } from './registry.js';
-import { orphanToolExtensions, resolveOfferings, selectOfferings, type Conflict, type Offering } from './resolve.js';
-import { activationKey, activeToolsets, compareCodePoints, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
-import type { PromptSpec, ResourceSpec } from './resource.js';
-import { stats } from './stats.js';
-import type { ToolSpec } from './tool.js';
-import { isTimeLimit } from './timeLimit.js';
-import { composeInstructions, deniedToolsets, describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
-import { renderToolList, serveTool, type Blueprint, type ServedTool } from './blueprint.js';
+import { blueprintKey, HostCache, tenantKey, type CacheEntry } from './hostCache.js';
+import { readDeniedOnce, withoutDenied, type BuildOptions, type HostOptions } from './hostOptions.js';
+import { describeFrom, reportFrom, type HostDescription, type HostReport } from './hostReport.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
+import { createStderrLogger, type Logger } from './logger.js';
+import { ProblemLog, type Problem } from './problems.js';
+import { Registry, type ExtensionRecord } from './registry.js';
+import { resolveOfferings, selectOfferings, type Offering } from './resolve.js';
+import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
+import { Subscriptions } from './sdk/subscriptions.js';
+import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
+import { createStats, type HostStats } from './stats.js';
+import { serveTool, type ServedTool, type ServeToolOptions } from './blueprint.js';
+import { isTimeLimit } from './timeLimit.js';
+import type { ToolSpec } from './tool.js';
+import { composeInstructions, deniedToolsets, type Toolset } from './toolset.js';
 import { HOST_VERSION } from './version.js';
 
-/** Options of {@link buildHost}. */
-export interface HostOptions {
-  /** Server name clients see. Default `reactor-mcp-server`. */
-  readonly name?: string;
-  /** Server version clients see. Default: this host's version. */
-  readonly version?: string;
-  /** The host's own instructions, before the active toolsets'. */
-  readonly instructions?: string;
-  /** Makes every SDK server the host serves (e.g. a subclass carrying auth). */
-  readonly serverFactory?: ServerFactory;
-  /** Serve `list_server_toolsets` on every server. Default `false` (the command turns it on). */
-  readonly toolsetsTool?: boolean;
-  /** A pino-compatible logger. Default: JSON lines to stderr at `warn`. */
-  readonly logger?: Logger;
-  /** Throw from `buildHost` when anything failed at start-up (for tests and CI). */
-  readonly strict?: boolean;
-  /** Default time limit of a tool call, ms. Default 120 000; 0 disables. */
-  readonly toolTimeoutMs?: number;
-  /** Time limit of each `onServer` hook, ms. Default 5 000. */
-  readonly onServerTimeoutMs?: number;
-  /** Time limit of each `onStart` hook, ms. Default 30 000. */
-  readonly onStartTimeoutMs?: number;
-  /** Time limit of each `onStop` hook, ms. Default 10 000. */
-  readonly onStopTimeoutMs?: number;
-  /** How many blueprints (tenant × selection) are kept; least recently used go first. Default 64. */
-  readonly maxCachedSelections?: number;
-}
-
-/** Options of a build, describe or read. */
-export interface BuildOptions {
-  /** The tenant (from the HTTP app's `tenant(req)`): its own cache entries and extensions. */
-  readonly tenant?: string | undefined;
-  /**
-   * Toolsets this caller may not have (a token lacking their `scopes`): never
-   * active — always-on ones included — and listed under `denied` by `describe()`.
-   */
-  readonly denied?: Iterable<string> | undefined;
-}
-
-/** The resolved surface for one set of active toolsets, and the means to mint servers for it. */
-export interface BuiltServer {
-  /** The first SDK server made for this blueprint. */
-  readonly server: McpServer;
-  /** The active toolsets. */
-  readonly toolsets: ReadonlySet<string>;
-  /** What a client will list, in order. */
-  readonly toolNames: readonly string[];
-  /** Names the selection used that nobody declared. */
-  readonly unknown: ReadonlySet<string>;
-  /** The resolved specs, in list order (handlers wrapped). */
-  readonly tools: ReadonlyArray<ToolSpec<Record<string, unknown>>>;
-  /** The server instructions for this selection. */
-  readonly instructions: string;
-  /** The cache key: the activation key. */
-  readonly key: string;
-  /** The host revision this blueprint was built at. */
-  readonly revision: number;
-  /** Mints a fresh, identical SDK server for another connection (an SDK server holds one at a time). */
-  createServer(options?: { selection?: Selection }): Promise<McpServer>;
-}
-
-/** What `describe()`, `GET /toolsets` and `list_server_toolsets` answer. */
-export interface HostDescription {
-  toolsets: DescribedToolset[];
-  active: string[];
-  tools: string[];
-  unknown: string[];
-  conflicts: Conflict[];
-  provenance: Record<string, { offeredBy: string; extendedBy: string[] }>;
-  /** Tool extensions whose target no awake extension offers. */
-  unappliedExtensions: Array<{ tool: string; extension: string }>;
-  /** Problems the host contained (extensions, tools or hooks left out). */
-  problems: Problem[];
-  /** Toolsets this caller may not have (its token lacks their scopes); present when any are. */
-  denied?: string[];
-}
-
-/** One extension as `report()` lists it. */
-export interface ExtensionStatus {
-  name: string;
-  version: string;
-  package?: string;
-  state: ExtensionState | 'disabled';
-  started: boolean;
-  toolsets: string[];
-  tools: number;
-  activationEvents: string[];
-}
-
-/** What `host.report()` answers: every extension's status and every contained problem. */
-export interface HostReport {
-  name: string;
-  version: string;
-  hostVersion: string;
-  revision: number;
-  ok: boolean;
-  extensions: ExtensionStatus[];
-  problems: Problem[];
-}
-
-interface CacheEntry {
-  readonly blueprint: Blueprint;
-  readonly conflicts: Conflict[];
-  readonly offerings: Offering[];
-  built?: Promise<BuiltServer>;
-}
+export type { HostOptions, BuildOptions } from './hostOptions.js';
+export type { BuiltServer } from './builtServer.js';
+export type { HostDescription, HostReport, ExtensionStatus } from './hostReport.js';
 
 /** The host. Make one with {@link buildHost}. */
 export class McpHost {
@@ -139,16 +45,15 @@ export class McpHost {
   readonly name: string;
   readonly version: string;
   readonly logger: Logger;
+  /** @internal This host's counters of expensive operations, for structural tests. */
+  readonly stats: HostStats = createStats();
 
   private _revision = 0;
   private started = false;
   private readonly options: HostOptions;
   private readonly problems = new ProblemLog();
   private readonly registry: Registry;
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly declaredCache = new Map<string, Toolset[]>();
-  private readonly offeringsCache = new Map<string, Offering[]>();
-  private readonly servedCache = new WeakMap<Offering, ServedTool>();
+  private readonly cache: HostCache;
   private readonly subscriptions = new Subscriptions();
   private readonly listTool: ServedTool;
 
@@ -157,6 +62,7 @@ export class McpHost {
     this.name = options.name ?? 'reactor-mcp-server';
     this.version = options.version ?? HOST_VERSION;
     this.logger = options.logger ?? createStderrLogger('warn', { name: this.name });
+    this.cache = new HostCache(options.maxCachedSelections ?? 64);
     this.registry = new Registry({
       logger: this.logger,
       problems: this.problems,
@@ -171,9 +77,9 @@ export class McpHost {
     );
   }
 
-  private serveOptions() {
+  private serveOptions(): ServeToolOptions {
     const limit = this.options.toolTimeoutMs ?? 120_000;
-    return { logger: this.logger, problems: this.problems, toolTimeoutMs: isTimeLimit(limit) ? limit : undefined };
+    return { logger: this.logger, problems: this.problems, toolTimeoutMs: isTimeLimit(limit) ? limit : undefined, stats: this.stats };
   }
 
   /** Registers more extensions (objects or deferred entries); drops the cache. */
@@ -226,9 +132,7 @@ export class McpHost {
 
   /** Drops every cached blueprint and increments `revision`. Open sessions keep theirs. */
   forgetBuilt(): void {
-    this.cache.clear();
-    this.declaredCache.clear();
-    this.offeringsCache.clear();
+    this.cache.forget();
     this._revision++;
   }
 
@@ -242,17 +146,13 @@ export class McpHost {
 
   /** Every toolset once (first declaration wins), held extensions included, disabled ones excluded. */
   declaredToolsets(options: BuildOptions = {}): Toolset[] {
-    const key = options.tenant ?? '';
-    let declared = this.declaredCache.get(key);
-    if (!declared) {
+    return this.cache.declared.getOrCreate(tenantKey(options.tenant), () => {
       const seen = new Map<string, Toolset>();
       for (const record of this.registry.visible(options.tenant)) {
         for (const toolset of record.declaredToolsets) if (!seen.has(toolset.name)) seen.set(toolset.name, toolset);
       }
-      declared = [...seen.values()];
-      this.remember(this.declaredCache, key, declared);
-    }
-    return declared;
+      return [...seen.values()];
+    });
   }
 
   /** The toolsets a selection turns on (no events fired). */
@@ -276,27 +176,7 @@ export class McpHost {
   }
 
   private offerings(tenant: string | undefined): Offering[] {
-    const key = tenant ?? '';
-    let offerings = this.offeringsCache.get(key);
-    if (!offerings) {
-      offerings = resolveOfferings(this.registry.active(tenant), this.problems, this.logger);
-      this.remember(this.offeringsCache, key, offerings);
-    }
-    return offerings;
-  }
-
-  /**
-   * Per-tenant caches are bounded like the blueprint cache: a tenant read from a
-   * request header must not let a client grow memory by inventing tenants.
-   */
-  private remember<V>(cache: Map<string, V>, key: string, value: V): void {
-    cache.set(key, value);
-    const limit = Math.max(1, this.options.maxCachedSelections ?? 64);
-    while (cache.size > limit) {
-      const oldest = cache.keys().next().value;
-      if (oldest === undefined) break;
-      cache.delete(oldest);
-    }
+    return this.cache.offerings.getOrCreate(tenantKey(tenant), () => resolveOfferings(this.registry.active(tenant), this.problems, this.logger, this.stats));
   }
 
   /** Fires `onToolset:<name>` for what a selection names and what will be active; only where someone waits. */
@@ -316,149 +196,51 @@ export class McpHost {
    * activation events of the names it uses and the toolsets it turns on first.
    */
   async build(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<BuiltServer> {
-    const options = once(buildOptions);
+    const options = readDeniedOnce(buildOptions);
     const tenant = options.tenant;
     await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
     const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
     const unknown = unknownNames(declared, selection);
-    if (!entry.built) {
-      entry.built = this.materialize(entry, selection, unknown);
-      entry.built.catch(() => (entry.built = undefined));
-    }
-    const built = await entry.built;
-    if (sameSet(built.unknown, unknown)) return built;
-    return { ...built, unknown, createServer: (opts) => built.createServer({ selection: opts?.selection ?? selection }) };
+    const built = (entry.built ??= builtServerOf(entry.blueprint, unknown, selection, this.minterFor(entry)));
+    return sameSet(built.unknown, unknown) ? built : withUnknown(built, unknown, selection);
+  }
+
+  private minterFor(entry: CacheEntry): Minter {
+    const options: MintOptions = {
+      serverName: this.name,
+      serverVersion: this.version,
+      serverFactory: this.options.serverFactory,
+      onServerTimeoutMs: this.options.onServerTimeoutMs ?? 5_000,
+      logger: this.logger,
+      problems: this.problems,
+      subscriptions: this.subscriptions,
+      stats: this.stats,
+    };
+    return {
+      now: (selection: Selection) => mintServerNow(entry.blueprint, selection, options).server,
+      mint: (selection: Selection) => mintServer(entry.blueprint, selection, options),
+    };
   }
 
   private entryFor(active: ReadonlySet<string>, tenant: string | undefined): CacheEntry {
     const key = activationKey(active);
-    const cacheKey = `${tenant ?? ''}\u0000${key}`;
-    const hit = this.cache.get(cacheKey);
-    if (hit) {
-      // Least recently used goes first: a hit moves to the back.
-      this.cache.delete(cacheKey);
-      this.cache.set(cacheKey, hit);
-      return hit;
-    }
-    const entry = this.computeBlueprint(key, active, tenant);
-    this.cache.set(cacheKey, entry);
-    const limit = Math.max(1, this.options.maxCachedSelections ?? 64);
-    while (this.cache.size > limit) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest === undefined) break;
-      this.cache.delete(oldest);
-    }
-    return entry;
-  }
-
-  private computeBlueprint(key: string, active: ReadonlySet<string>, tenant: string | undefined): CacheEntry {
-    stats.blueprints++;
-    const offerings = this.offerings(tenant);
-    const { served, conflicts } = selectOfferings(offerings, active);
-    for (const conflict of conflicts) {
-      const message = `tool "${conflict.tool}" is offered by extensions ${[conflict.served, ...conflict.ignored].map((e) => `"${e}"`).join(', ')}; "${conflict.served}" (registered first) is served, the others are left out; hint: rename one of the tools, or extend it with toolExtensions() instead of offering it again`;
-      this.problems.add({ code: ErrorCodes.TOOL_CONFLICT, subject: conflict.tool, message, phase: 'build' });
-      this.logger.warn({ code: ErrorCodes.TOOL_CONFLICT, tool: conflict.tool, served: conflict.served, ignored: conflict.ignored }, message);
-    }
-    const tools: ServedTool[] = [];
-    for (const offering of served) {
-      let tool = this.servedCache.get(offering);
-      if (!tool) {
-        try {
-          tool = serveTool(offering.spec, offering.extension, this.serveOptions());
-        } catch (error) {
-          // A schema that cannot be served costs that tool only.
-          const problem = this.problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
-          this.logger.error({ code: problem.code, extension: offering.extension, tool: offering.spec.name }, problem.message);
-          continue;
-        }
-        this.servedCache.set(offering, tool);
-      }
-      tools.push(tool);
-    }
-    if (this.options.toolsetsTool === true) {
-      if (tools.some((t) => t.name === LIST_SERVER_TOOLSETS)) {
-        this.logger.warn({ tool: LIST_SERVER_TOOLSETS }, `an extension offers its own "${LIST_SERVER_TOOLSETS}"; it is served instead of the host's`);
-      } else tools.push(this.listTool);
-    }
-    const records = this.registry.active(tenant);
-    const participants = records
-      .filter((r) => typeof r.instance?.onServer === 'function')
-      .filter((r) => {
-        const c = r.contributions;
-        return (
-          (c?.toolsets ?? []).some((t) => active.has(t.name)) ||
-          // Contributed, not only served: an extension whose tool lost a collision still participates.
-          (c?.tools ?? []).some((t) => active.has(t.toolset)) ||
-          (c?.resources ?? []).some((x) => active.has(x.toolset)) ||
-          (c?.prompts ?? []).some((x) => active.has(x.toolset))
-        );
-      })
-      .map((r) => ({ name: r.name, extension: r.instance!, logger: r.logger }));
-    const offered = <T>(pick: (r: ExtensionRecord) => ReadonlyArray<T & { toolset: string }>) =>
-      records.flatMap((r) => pick(r).filter((x) => active.has(x.toolset)).map((spec) => ({ extension: r.name, spec: spec })));
-    const blueprint: Blueprint = {
-      key,
-      tenant,
-      revision: this._revision,
-      toolsets: active,
-      instructions: this.instructionsFor(active, { tenant }),
-      tools,
-      toolIndex: new Map(tools.map((t) => [t.name, t])),
-      listResult: renderToolList(tools),
-      resources: this.firstOffered('resource', offered<ResourceSpec>((r) => r.contributions?.resources ?? []), (s) => s.uri ?? s.template ?? s.name),
-      prompts: this.firstOffered('prompt', offered<PromptSpec>((r) => r.contributions?.prompts ?? []), (s) => s.name),
-      participants,
-    };
-    return { blueprint, conflicts, offerings: served };
-  }
-
-  /**
-   * Resources (by URI or template) and prompts (by name) collide like tools: the
-   * first registered is served, and the others are reported, never dropped silently.
-   */
-  private firstOffered<T>(kind: 'resource' | 'prompt', items: Array<{ extension: string; spec: T }>, keyOf: (spec: T) => string): Array<{ extension: string; spec: T }> {
-    const first = new Map<string, { extension: string; spec: T }>();
-    for (const item of items) {
-      const key = keyOf(item.spec);
-      const winner = first.get(key);
-      if (!winner) {
-        first.set(key, item);
-        continue;
-      }
-      const code = kind === 'resource' ? ErrorCodes.RESOURCE_INVALID : ErrorCodes.PROMPT_INVALID;
-      const message = `${kind} "${key}" is offered by extensions "${winner.extension}" and "${item.extension}"; "${winner.extension}" (registered first) is served, the other is left out; hint: give one of them another ${kind === 'resource' ? 'URI' : 'name'}`;
-      this.problems.add({ code, extension: item.extension, subject: key, message, phase: 'build' });
-      this.logger.warn({ code, extension: item.extension, served: winner.extension, [kind]: key }, message);
-    }
-    return [...first.values()];
-  }
-
-  private async materialize(entry: CacheEntry, selection: Selection, unknown: ReadonlySet<string>): Promise<BuiltServer> {
-    const blueprint = entry.blueprint;
-    const createServer = (opts?: { selection?: Selection }) =>
-      mintServer(blueprint, opts?.selection ?? selection, {
-        serverName: this.name,
-        serverVersion: this.version,
-        serverFactory: this.options.serverFactory,
-        onServerTimeoutMs: this.options.onServerTimeoutMs ?? 5_000,
-        logger: this.logger,
+    return this.cache.blueprints.getOrCreate(blueprintKey(tenant, key), () =>
+      assembleBlueprint({
+        key,
+        tenant,
+        revision: this._revision,
+        active,
+        instructions: this.instructionsFor(active, { tenant }),
+        offerings: this.offerings(tenant),
+        records: this.registry.active(tenant),
+        listTool: this.options.toolsetsTool === true ? this.listTool : undefined,
+        serve: (offering) => this.cache.servedTool(offering, () => serveTool(offering.spec, offering.extension, this.serveOptions())),
         problems: this.problems,
-        subscriptions: this.subscriptions,
-      });
-    const server = await createServer();
-    return {
-      server,
-      toolsets: blueprint.toolsets,
-      toolNames: blueprint.tools.map((t) => t.name),
-      unknown,
-      tools: blueprint.tools.map((t) => t.spec),
-      instructions: blueprint.instructions,
-      key: blueprint.key,
-      revision: blueprint.revision,
-      createServer,
-    };
+        logger: this.logger,
+        stats: this.stats,
+      }),
+    );
   }
 
   /**
@@ -466,55 +248,37 @@ export class McpHost {
    * SDK server; may wake the extensions the selection names.
    */
   async describe(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<HostDescription> {
-    const options = once(buildOptions);
+    const options = readDeniedOnce(buildOptions);
     const tenant = options.tenant;
     await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
     const active = withoutDenied(activeToolsets(declared, selection), options.denied);
     const entry = this.entryFor(active, tenant);
-    const denied = [...new Set(options.denied ?? [])].sort(compareCodePoints);
-    const provenance: HostDescription['provenance'] = {};
-    for (const offering of entry.offerings) provenance[offering.spec.name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy] };
-    if (entry.blueprint.toolIndex.get(LIST_SERVER_TOOLSETS) === this.listTool) provenance[LIST_SERVER_TOOLSETS] = { offeredBy: 'host', extendedBy: [] };
-    return {
-      toolsets: [...declared].sort(byName).map((t) => describeToolset(t, active.has(t.name))),
-      active: [...active].sort(compareCodePoints),
-      tools: entry.blueprint.tools.map((t) => t.name).sort(compareCodePoints),
-      unknown: [...unknownNames(declared, selection)].sort(compareCodePoints),
-      conflicts: entry.conflicts,
-      provenance,
-      unappliedExtensions: orphanToolExtensions(this.registry.active(tenant)),
+    return describeFrom({
+      declared,
+      active,
+      unknown: unknownNames(declared, selection),
+      entry,
+      hostListTool: entry.blueprint.toolIndex.get(LIST_SERVER_TOOLSETS) === this.listTool ? LIST_SERVER_TOOLSETS : undefined,
+      activeRecords: this.registry.active(tenant),
+      denied: options.denied,
       problems: this.problems.list(),
-      ...(denied.length > 0 ? { denied } : {}),
-    };
+    });
   }
 
   /** Every extension's status and every problem the host contained. */
   report(): HostReport {
-    const problems = this.problems.list();
-    return {
-      name: this.name,
-      version: this.version,
-      hostVersion: HOST_VERSION,
-      revision: this._revision,
-      ok: !this.registry.records.some((r) => r.state === 'failed'),
-      extensions: this.registry.records.map((r) => ({
-        name: r.name,
-        version: r.manifest.version,
-        ...(r.package !== undefined ? { package: r.package } : {}),
-        state: r.disabled ? 'disabled' : r.state,
-        started: r.started,
-        toolsets: r.declaredToolsets.map((t) => t.name),
-        tools: r.contributions?.tools.length ?? 0,
-        activationEvents: [...(r.manifest.activationEvents ?? [])],
-      })),
-      problems,
-    };
+    return reportFrom(this, this.registry.records, this.problems.list());
   }
 
   /** Tells every session subscribed to `uri` that it changed. Returns how many were told. */
   async notifyResourceUpdated(uri: string): Promise<number> {
     return await this.subscriptions.notify(uri);
+  }
+
+  /** @internal How many entries each of the host's bounded caches holds (for the memory tests). */
+  cacheSizes(): Record<string, number> {
+    return this.cache.sizes();
   }
 
   /**
@@ -527,9 +291,9 @@ export class McpHost {
     const tenants = new Set<string | undefined>([undefined, ...this.registry.records.flatMap((r) => r.manifest.tenants ?? [])]);
     for (const tenant of tenants) {
       for (const offering of this.offerings(tenant)) {
-        if (this.servedCache.has(offering)) continue;
+        if (this.cache.hasServedTool(offering)) continue;
         try {
-          this.servedCache.set(offering, serveTool(offering.spec, offering.extension, this.serveOptions()));
+          this.cache.servedTool(offering, () => serveTool(offering.spec, offering.extension, this.serveOptions()));
         } catch (error) {
           this.problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
         }
@@ -540,19 +304,6 @@ export class McpHost {
   }
 }
 
-
-/** `denied` may be any iterable, a one-shot iterator included: read it once. */
-function once(options: BuildOptions): BuildOptions {
-  return options.denied === undefined || Array.isArray(options.denied) ? options : { ...options, denied: [...options.denied] };
-}
-
-/** The active set less what the caller is denied (scopes beat even always-on toolsets). */
-function withoutDenied(active: Set<string>, denied: Iterable<string> | undefined): Set<string> {
-  if (denied === undefined) return active;
-  for (const name of denied) active.delete(name);
-  return active;
-}
-const byName = (a: { name: string }, b: { name: string }) => compareCodePoints(a.name, b.name);
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 
 /**

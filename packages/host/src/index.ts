@@ -30,7 +30,7 @@ export { buildHost, McpHost } from './host.js';
 export type { HostOptions, BuildOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
 export type { Conflict } from './resolve.js';
 export type { Problem } from './problems.js';
-export type { ServerFactory } from './mint.js';
+export type { ServerFactory } from './sdk/mint.js';
 export { LIST_SERVER_TOOLSETS, howToSelect } from './listToolsets.js';
 export { HOST_VERSION } from './version.js';
 // serving

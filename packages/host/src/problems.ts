@@ -4,6 +4,7 @@
  * `describe()` and `/healthz` can say what is missing and why.
  */
 import { errorMessage, isReactorError, type ErrorCode } from './errors.js';
+import { LruCache } from './lruCache.js';
 
 /** One contained failure. */
 export interface Problem {
@@ -23,21 +24,18 @@ export interface Problem {
 
 /** Keeps the latest problems, bounded so a repeating fault cannot grow memory. */
 export class ProblemLog {
-  private readonly items = new Map<string, Problem>();
+  private readonly items: LruCache<string, Problem>;
 
-  constructor(private readonly limit = 200) {}
+  constructor(limit = 200) {
+    this.items = new LruCache(limit);
+  }
 
   /** Records a problem; a repeat of the same (code, extension, subject, message) replaces the old one. */
   add(problem: Omit<Problem, 'at'>): Problem {
     const full: Problem = { ...problem, at: new Date().toISOString() };
     const key = `${problem.code}\u0000${problem.extension ?? ''}\u0000${problem.subject ?? ''}\u0000${problem.message}`;
-    this.items.delete(key);
+    // A repeat moves to the back, so the oldest problem goes first when the log is full.
     this.items.set(key, full);
-    while (this.items.size > this.limit) {
-      const oldest = this.items.keys().next().value;
-      if (oldest === undefined) break;
-      this.items.delete(oldest);
-    }
     return full;
   }
 

@@ -6,7 +6,7 @@
 import { ErrorCodes } from './errors.js';
 import type { ProblemLog } from './problems.js';
 import type { ExtensionRecord } from './registry.js';
-import { stats } from './stats.js';
+import type { HostStats } from './stats.js';
 import { applicationOrder, applyToolExtensions, type ExtensionOfTool } from './toolExtension.js';
 import type { ToolSpec } from './tool.js';
 import type { Logger } from './logger.js';
@@ -34,7 +34,7 @@ export interface Conflict {
  * A tool whose extension fails is left out (and reported); tool extensions
  * whose target nobody offers are kept for `describe()`.
  */
-export function resolveOfferings(records: readonly ExtensionRecord[], problems: ProblemLog, logger: Logger): Offering[] {
+export function resolveOfferings(records: readonly ExtensionRecord[], problems: ProblemLog, logger: Logger, stats: HostStats): Offering[] {
   const extensionsOf = new Map<string, ExtensionOfTool[]>();
   for (const record of records) {
     for (const [target, toolExtension] of record.contributions?.toolExtensions ?? []) {

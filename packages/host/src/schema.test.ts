@@ -10,7 +10,7 @@ import {
   type JsonSchemaObject,
   type StandardSchemaLike,
 } from './schema.js';
-import { stats } from './stats.js';
+import { createStats } from './stats.js';
 
 describe('resolveSchema', () => {
   describe('a zod object', () => {
@@ -134,21 +134,21 @@ describe('resolveSchema', () => {
 
     it('converts once per object and direction (stats.schemaConversions)', () => {
       const schema = z.object({ a: z.string() });
-      const before = stats.schemaConversions;
-      resolveSchema(schema, 'input');
-      resolveSchema(schema, 'input');
-      expect(stats.schemaConversions).toBe(before + 1);
-      resolveSchema(schema, 'output');
-      resolveSchema(schema, 'output');
-      expect(stats.schemaConversions).toBe(before + 2);
+      const stats = createStats();
+      resolveSchema(schema, 'input', stats);
+      resolveSchema(schema, 'input', stats);
+      expect(stats.schemaConversions).toBe(1);
+      resolveSchema(schema, 'output', stats);
+      resolveSchema(schema, 'output', stats);
+      expect(stats.schemaConversions).toBe(2);
     });
 
     it('converts an equal but distinct object again (identity, not content)', () => {
-      const before = stats.schemaConversions;
-      const first = resolveSchema({ type: 'object', properties: {} });
-      const second = resolveSchema({ type: 'object', properties: {} });
+      const stats = createStats();
+      const first = resolveSchema({ type: 'object', properties: {} }, 'input', stats);
+      const second = resolveSchema({ type: 'object', properties: {} }, 'input', stats);
       expect(first).not.toBe(second);
-      expect(stats.schemaConversions).toBe(before + 2);
+      expect(stats.schemaConversions).toBe(2);
     });
   });
 });

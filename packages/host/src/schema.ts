@@ -8,7 +8,7 @@
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ErrorCodes, ReactorError } from './errors.js';
-import { stats } from './stats.js';
+import type { HostStats } from './stats.js';
 
 /** A JSON Schema object, as sent to clients. */
 export type JsonSchemaObject = { [key: string]: unknown };
@@ -78,8 +78,10 @@ const cache = new WeakMap<object, { input?: ResolvedSchema; output?: ResolvedSch
 /**
  * Resolves a schema once per schema object and direction. `io: 'input'` gives
  * the shape a client sends (defaults optional); `'output'` the shape produced.
+ * The memo is keyed weakly on the schema object (it goes when the spec goes);
+ * a conversion is counted in the `stats` of the host that asked for it.
  */
-export function resolveSchema(schema: SchemaLike, io: 'input' | 'output' = 'input'): ResolvedSchema {
+export function resolveSchema(schema: SchemaLike, io: 'input' | 'output' = 'input', stats?: HostStats): ResolvedSchema {
   let entry = cache.get(schema);
   if (!entry) {
     entry = {};
@@ -87,7 +89,7 @@ export function resolveSchema(schema: SchemaLike, io: 'input' | 'output' = 'inpu
   }
   const hit = entry[io];
   if (hit) return hit;
-  stats.schemaConversions++;
+  if (stats) stats.schemaConversions++;
   const resolved = convert(schema, io);
   entry[io] = resolved;
   return resolved;

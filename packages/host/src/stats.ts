@@ -1,8 +1,10 @@
 /**
- * Counters of the host's expensive operations. They exist so tests can prove
+ * Counters of a host's expensive operations. They exist so tests can prove
  * structural properties — a cache hit converts no schema and resolves no
  * extension, a minted server registers no per-tool state — by counting, never
- * by timing. Not part of the public API.
+ * by timing. Each host owns its counters (`host.stats`) and hands them to the
+ * code that does the work, so two hosts in one process never count into each
+ * other. Not part of the public API.
  */
 export interface HostStats {
   /** JSON Schema conversions of tool/prompt schemas. */
@@ -13,23 +15,25 @@ export interface HostStats {
   blueprints: number;
   /** SDK servers minted from a blueprint. */
   mints: number;
-  /** Per-tool registrations done while minting a server (shared tables make this 0). */
+  /** Tools registered on one minted server only (an `onServer` hook's `server.registerTool`); shared tables make minting itself add none. */
   toolRegistrations: number;
   /** `tools/list` results rendered (once per blueprint). */
   listRenders: number;
 }
 
-/** Process-wide counters (module state: one per copy of the host). */
-export const stats: HostStats = {
-  schemaConversions: 0,
-  resolutions: 0,
-  blueprints: 0,
-  mints: 0,
-  toolRegistrations: 0,
-  listRenders: 0,
-};
+/** Fresh counters, all zero. */
+export function createStats(): HostStats {
+  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0 };
+}
 
-/** A snapshot of the counters, for before/after comparisons in tests. */
-export function snapshotStats(): HostStats {
+/** A copy of the counters, for before/after comparisons in tests. */
+export function snapshotStats(stats: HostStats): HostStats {
   return { ...stats };
+}
+
+/** What changed between a snapshot and now, counter by counter. */
+export function statsSince(before: HostStats, now: HostStats): HostStats {
+  const out = createStats();
+  for (const key of Object.keys(out) as Array<keyof HostStats>) out[key] = now[key] - before[key];
+  return out;
 }

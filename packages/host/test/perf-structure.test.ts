@@ -16,8 +16,8 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildHost, createMcpApp, defineExtension, defineTool, loadExtensions, parseSelection, silentLogger, type McpHost } from '../src/index.js';
-import { ownToolEntries } from '../src/mint.js';
-import { snapshotStats, type HostStats } from '../src/stats.js';
+import { ownToolEntries } from '../src/sdk/mint.js';
+import { snapshotStats, statsSince, type HostStats } from '../src/stats.js';
 import { connect } from '../src/testing/index.js';
 import { extensionSource, layoutApp, type FixtureApp } from './fixtures/packages.js';
 import { listen, messagesOf, post, type Listening } from './helpers/http.js';
@@ -130,13 +130,6 @@ describe('a minted server holds no per-tool state', () => {
   });
 });
 
-function delta(before: HostStats): HostStats {
-  const now = snapshotStats();
-  const out = { ...now };
-  for (const key of Object.keys(now) as Array<keyof HostStats>) out[key] = now[key] - before[key];
-  return out;
-}
-
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /** A raw per-request `method` in one era; returns the JSON-RPC result. */
@@ -180,12 +173,12 @@ describe('a per-request server does the same work at 10 and at 1000 tools', () =
     const spent: Record<number, HostStats> = {};
     const owned: Record<number, number> = {};
     for (const count of [10, 1000]) {
-      const { app, minted } = hosts[count]!;
+      const { host, app, minted } = hosts[count]!;
       const tool = `tool_${count - 1}`;
       await perRequest(app, era, method, tool); // warm: the blueprint exists after the first request
-      const before = snapshotStats();
+      const before = snapshotStats(host.stats);
       const result = await perRequest(app, era, method, tool);
-      spent[count] = delta(before);
+      spent[count] = statsSince(before, host.stats);
       if (method === 'tools/list') expect((result.tools as unknown[]).length).toBe(count);
       else expect(result.content).toEqual([{ type: 'text', text: `${tool}: q` }]);
       owned[count] = ownedObjects(minted.at(-1)!, minted.at(-2)!);

@@ -46,14 +46,15 @@ async function serve(host: McpHost, options: McpAppOptions = {}): Promise<Listen
   return served;
 }
 
-/** The size of every Map the host object holds, by field name. */
+/** The size of every cache the host keeps, and of any Map it holds directly, by name. */
 function hostMaps(host: McpHost): Record<string, number> {
-  return Object.fromEntries(Object.entries(host).flatMap(([field, value]) => (value instanceof Map ? [[field, value.size]] : [])));
+  const direct = Object.entries(host).flatMap(([field, value]) => (value instanceof Map ? [[field, value.size] as const] : []));
+  return { ...host.cacheSizes(), ...Object.fromEntries(direct) };
 }
 
 function expectBounded(host: McpHost): void {
   const sizes = hostMaps(host);
-  expect(Object.keys(sizes)).toContain('cache');
+  expect(Object.keys(sizes)).toContain('blueprints');
   for (const [field, size] of Object.entries(sizes)) expect(size, `host.${field} holds ${size} entries`).toBeLessThanOrEqual(BOUND);
 }
 
@@ -87,7 +88,7 @@ describe('a client enumerating toolset combinations', () => {
     const host = await wideHost();
     const served = await serve(host, { sessions: false });
     const subsets = distinctSubsets(200);
-    const before = snapshotStats();
+    const before = snapshotStats(host.stats);
     let largest = 0;
     for (const [i, subset] of subsets.entries()) {
       // Alternate the three selection forms and two routes: /toolsets builds a blueprint too.
@@ -103,14 +104,14 @@ describe('a client enumerating toolset combinations', () => {
       largest = Math.max(largest, ...Object.values(hostMaps(host)));
     }
     // Each combination was really built (no sharing hid the enumeration)…
-    expect(snapshotStats().blueprints - before.blueprints).toBe(subsets.length);
+    expect(snapshotStats(host.stats).blueprints - before.blueprints).toBe(subsets.length);
     // …and none of the host's maps ever held more than the bound.
     expect(largest).toBeLessThanOrEqual(BOUND);
-    expect(hostMaps(host)).toMatchObject({ cache: BOUND });
+    expect(hostMaps(host)).toMatchObject({ blueprints: BOUND });
     // The first combination was evicted long ago: asking again builds it again.
-    const again = snapshotStats().blueprints;
+    const again = snapshotStats(host.stats).blueprints;
     await modernToolsList(served.url(`/mcp?only=${subsets[0]!.join(',')}`));
-    expect(snapshotStats().blueprints - again).toBe(1);
+    expect(snapshotStats(host.stats).blueprints - again).toBe(1);
   });
 
   it('a 2025 session keeps its blueprint after the cache evicted it, and still serves it', async () => {
@@ -132,7 +133,7 @@ describe('a client enumerating toolset combinations', () => {
       const response = await fetch(served.url('/toolsets?only=t0'), { headers: { 'x-tenant': `tenant-${i}` } });
       expect(((await response.json()) as { tools: string[] }).tools).toEqual(['t0_tool']);
     }
-    expect(hostMaps(host)).toMatchObject({ cache: BOUND });
+    expect(hostMaps(host)).toMatchObject({ blueprints: BOUND });
     expectBounded(host);
   });
 });

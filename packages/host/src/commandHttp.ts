@@ -1,0 +1,81 @@
+/**
+ * The command's HTTP serving: a Node HTTP server around the app, listening on
+ * the chosen host and port, and a graceful close — new requests get 503, open
+ * ones may finish (bounded), then `onStop` hooks run.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorMessage } from './errors.js';
+import type { McpHost } from './host.js';
+import type { Logger } from './logger.js';
+import type { CommandDependencies, RunningCommand } from './command.js';
+import { invalid, type CommandOptions } from './commandOptions.js';
+
+export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<RunningCommand> {
+  const app = await deps.createMcpApp(host, {
+    path: options.path,
+    ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
+    ignoreQueryKeys: options.ignoreQueryKeys,
+    sessions: options.sessions,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+  });
+  // Requests that are answering (not standing GET streams, which only end when their session does).
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  let drained: (() => void) | undefined;
+  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (draining) {
+      res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' }).end(JSON.stringify({ error: 'the server is shutting down' }));
+      return;
+    }
+    if (req.method !== 'GET') {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        if (inFlight.size === 0) drained?.();
+      });
+    }
+    app(req, res);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await app.close();
+    throw invalid(`flag "--port" / "--host"`, `cannot listen on ${options.host}:${options.port} (${errorMessage(error)})`, undefined, undefined, 'choose another --port (0 picks a free one) or --host');
+  }
+  const url = `http://${urlHost(options.host)}:${(server.address() as AddressInfo).port}${options.path}`;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight.size > 0) {
+        logger.info({ requests: inFlight.size }, `letting ${inFlight.size} open request(s) finish (up to ${deps.shutdownGraceMs} ms)`);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => (drained = resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.shutdownGraceMs))),
+        ]);
+        clearTimeout(timer);
+        if (inFlight.size > 0) logger.warn({ requests: inFlight.size }, `${inFlight.size} request(s) still open after ${deps.shutdownGraceMs} ms; closing them`);
+      }
+      await app.close();
+      server.closeAllConnections();
+      await closed;
+      await host.stop();
+      logger.info('stopped');
+    })());
+  return { options, host, url, server, close };
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,195 @@
+/**
+ * The command's options: flags and environment variables, parsed by a pure
+ * function (flags win over environment variables, which win over defaults),
+ * and the usage text `--help` prints.
+ */
+import { parseArgs } from 'node:util';
+import { describeValue, ErrorCodes, ReactorError } from './errors.js';
+import { EXTENSION_NAME_PATTERN } from './extension.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
+
+/** What the command was asked to do, after flags, environment and defaults. */
+export interface CommandOptions {
+  readonly transport: 'http' | 'stdio';
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  readonly name: string;
+  /** The extensions to load; undefined: every installed one. */
+  readonly extensions: readonly string[] | undefined;
+  /** A selection (query-string grammar). HTTP: the default selection; stdio: the whole selection. */
+  readonly toolsets: string | undefined;
+  readonly ignoreQueryKeys: readonly string[];
+  /** Public host names accepted in the Host header (behind a reverse proxy); undefined: the app's default. */
+  readonly allowedHosts: readonly string[] | undefined;
+  readonly toolsetsTool: boolean;
+  readonly sessions: boolean;
+  readonly logLevel: LogLevel;
+  /** `--help`: print the usage and exit. */
+  readonly help: boolean;
+  /** `--version`: print the host version and exit. */
+  readonly version: boolean;
+}
+
+type Flag = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
+const FLAGS = {
+  transport: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  path: { type: 'string' },
+  name: { type: 'string' },
+  extension: { type: 'string', multiple: true },
+  toolsets: { type: 'string' },
+  'ignore-query-key': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'toolsets-tool': { type: 'boolean' },
+  'no-toolsets-tool': { type: 'boolean' },
+  sessions: { type: 'boolean' },
+  stateless: { type: 'boolean' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} satisfies Record<string, Flag>;
+type FlagName = keyof typeof FLAGS;
+
+/** The usage text `--help` prints. */
+export const COMMAND_HELP = `Usage: reactor-mcp-server [options]
+
+Serves the Reactor MCP extensions installed in the application (the nearest
+package.json at or above the working directory). Logs go to stderr.
+
+Options (flags win over environment variables):
+  --transport http|stdio      REACTOR_MCP_TRANSPORT       default http
+  --host HOST                 REACTOR_MCP_HOST            default 127.0.0.1
+  --port PORT                 REACTOR_MCP_PORT            default 4040 (0: a free port)
+  --path PATH                 REACTOR_MCP_PATH            default /mcp
+  --name NAME                 REACTOR_MCP_NAME            default reactor-mcp-server
+  --extension NAME            REACTOR_MCP_EXTENSIONS      (comma list) default: every installed one; repeatable
+  --toolsets SPEC             REACTOR_MCP_TOOLSETS        a selection such as "only=spaces,benchmarks";
+                                                          http: the default selection, stdio: the whole selection
+  --ignore-query-key KEY                                  a query key that is not a selection; repeatable
+  --allowed-host HOST         REACTOR_MCP_ALLOWED_HOSTS   (comma list) a public host name to accept behind a
+                                                          reverse proxy (DNS-rebinding protection); repeatable
+  --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
+  --sessions | --stateless    REACTOR_MCP_SESSIONS        default sessions on
+  --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
+  -h, --help                  print this help
+  -v, --version               print the version of @reactor/host
+`;
+
+export const HINT = 'run reactor-mcp-server --help for the options';
+const FALSE = ['0', 'false', 'off', 'no'];
+const TRUE = ['1', 'true', 'on', 'yes'];
+
+export function invalid(subject: string, problem: string, expected?: string, received?: string, hint = HINT): ReactorError {
+  return new ReactorError(ErrorCodes.OPTION_INVALID, {
+    subject,
+    problem,
+    ...(expected === undefined ? {} : { expected }),
+    ...(received === undefined ? {} : { received }),
+    hint,
+  });
+}
+
+/**
+ * Parses the command's flags and environment variables. Pure: reads nothing
+ * else. Throws a `REACTOR_OPTION_INVALID` error naming the flag or variable,
+ * what was expected and what was received.
+ */
+export function parseCommandOptions(argv: readonly string[], env: NodeJS.ProcessEnv): CommandOptions {
+  const { tokens } = parseArgs({ args: [...argv], options: FLAGS, strict: false, allowPositionals: true, tokens: true });
+  const strings = new Map<FlagName, string[]>();
+  const booleans = new Map<FlagName, number>();
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') throw invalid(`argument ${JSON.stringify(token.value)}`, 'is not an option', 'only flags such as --port 4040');
+    const flag = FLAGS[token.name as FlagName] as Flag | undefined;
+    if (flag === undefined) throw invalid(`flag "${token.rawName}"`, 'is not an option of reactor-mcp-server');
+    const name = token.name as FlagName;
+    if (flag.type === 'boolean') {
+      if (token.inlineValue === true) throw invalid(`flag "${token.rawName}"`, 'takes no value', undefined, describeValue(token.value));
+      booleans.set(name, token.index);
+      continue;
+    }
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))) {
+      throw invalid(`flag "${token.rawName}"`, 'needs a value', `${token.rawName} <value>`, token.value === undefined ? 'nothing' : `the flag ${JSON.stringify(token.value)}`, `write ${token.rawName}=<value> for a value that starts with "-"; ${HINT}`);
+    }
+    strings.set(name, [...(strings.get(name) ?? []), token.value]);
+  }
+  // A value and where it came from, for error messages: the last flag, else the variable.
+  const pick = (flag: FlagName, variable?: string): { value: string; from: string } | undefined => {
+    const values = strings.get(flag);
+    if (values !== undefined) return { value: values[values.length - 1]!, from: `flag "--${flag}"` };
+    const fromEnv = variable === undefined ? undefined : env[variable];
+    return fromEnv === undefined || fromEnv === '' ? undefined : { value: fromEnv, from: `environment variable ${variable}` };
+  };
+  const toggle = (on: FlagName, off: FlagName, variable: string, fallback: boolean): boolean => {
+    const onAt = booleans.get(on) ?? -1;
+    const offAt = booleans.get(off) ?? -1;
+    if (onAt >= 0 || offAt >= 0) return onAt > offAt;
+    const raw = env[variable];
+    if (raw === undefined || raw === '') return fallback;
+    const value = raw.trim().toLowerCase();
+    // The flags' own names count too: REACTOR_MCP_SESSIONS=stateless reads as it says.
+    if (TRUE.includes(value) || value === on) return true;
+    if (FALSE.includes(value) || value === off) return false;
+    throw invalid(`environment variable ${variable}`, 'is not a boolean', `one of ${[...TRUE, on, ...FALSE, off].join(', ')}`, describeValue(raw));
+  };
+  const oneOf = <T extends string>(flag: FlagName, variable: string, allowed: readonly T[], fallback: T): T => {
+    const got = pick(flag, variable);
+    if (got === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(got.value)) return got.value as T;
+    throw invalid(got.from, 'is invalid', `one of ${allowed.join(', ')}`, describeValue(got.value));
+  };
+  const text = (flag: FlagName, variable: string, fallback: string): string => {
+    const got = pick(flag, variable);
+    if (got !== undefined && got.value.trim() === '') throw invalid(got.from, 'is empty', 'a non-empty value');
+    return got?.value ?? fallback;
+  };
+
+  const port = pick('port', 'REACTOR_MCP_PORT');
+  if (port !== undefined && !(/^\d{1,5}$/.test(port.value) && Number(port.value) <= 65535)) {
+    throw invalid(port.from, 'is not a port', 'a whole number from 0 to 65535 (0: a free port)', describeValue(port.value));
+  }
+  const rawPath = pick('path', 'REACTOR_MCP_PATH');
+  if (rawPath !== undefined && !/^\/[^?#\s]*$/.test(rawPath.value)) {
+    throw invalid(rawPath.from, 'is not a URL path', 'a path starting with "/" without "?", "#" or spaces, such as /mcp', describeValue(rawPath.value));
+  }
+  const extensionsFlag = strings.get('extension');
+  const extensions = extensionsFlag ?? splitList(env.REACTOR_MCP_EXTENSIONS);
+  const extensionsFrom = extensionsFlag ? 'flag "--extension"' : 'environment variable REACTOR_MCP_EXTENSIONS';
+  for (const name of extensions ?? []) {
+    if (!EXTENSION_NAME_PATTERN.test(name)) throw invalid(extensionsFrom, 'names an invalid extension', 'a kebab-case extension name such as "spaces"', describeValue(name));
+  }
+  const allowedHostsFlag = strings.get('allowed-host');
+  const allowedHosts = allowedHostsFlag ?? splitList(env.REACTOR_MCP_ALLOWED_HOSTS);
+  const allowedHostsFrom = allowedHostsFlag ? 'flag "--allowed-host"' : 'environment variable REACTOR_MCP_ALLOWED_HOSTS';
+  for (const name of allowedHosts ?? []) {
+    if (!/^[A-Za-z0-9.[\]:-]+$/.test(name)) throw invalid(allowedHostsFrom, 'names an invalid host', 'a host name such as mcp.example.com (optionally with :port)', describeValue(name));
+  }
+  const ignoreQueryKeys = strings.get('ignore-query-key') ?? [];
+  if (ignoreQueryKeys.some((k) => k.trim() === '')) throw invalid('flag "--ignore-query-key"', 'is empty', 'a query key such as utm_source');
+
+  return {
+    transport: oneOf('transport', 'REACTOR_MCP_TRANSPORT', ['http', 'stdio'] as const, 'http'),
+    host: text('host', 'REACTOR_MCP_HOST', '127.0.0.1'),
+    port: port === undefined ? 4040 : Number(port.value),
+    // `/mcp/` and `/mcp` are one endpoint; the app never redirects between them.
+    path: rawPath === undefined ? '/mcp' : rawPath.value.replace(/\/+$/, '') || '/',
+    name: text('name', 'REACTOR_MCP_NAME', 'reactor-mcp-server'),
+    extensions: extensions === undefined ? undefined : [...new Set(extensions)],
+    toolsets: pick('toolsets', 'REACTOR_MCP_TOOLSETS')?.value.replace(/^\?/, ''),
+    ignoreQueryKeys: ignoreQueryKeys.map((k) => k.trim()),
+    allowedHosts: allowedHosts === undefined ? undefined : [...new Set(allowedHosts)],
+    toolsetsTool: toggle('toolsets-tool', 'no-toolsets-tool', 'REACTOR_MCP_TOOLSETS_TOOL', true),
+    sessions: toggle('sessions', 'stateless', 'REACTOR_MCP_SESSIONS', true),
+    logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
+    help: booleans.has('help'),
+    version: booleans.has('version'),
+  };
+}
+
+function splitList(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}

@@ -1,0 +1,57 @@
+/**
+ * The options of a host (`buildHost`, `new McpHost`) and of each build,
+ * describe or read.
+ */
+import type { Logger } from './logger.js';
+import type { ServerFactory } from './sdk/mint.js';
+
+/** Options of {@link buildHost}. */
+export interface HostOptions {
+  /** Server name clients see. Default `reactor-mcp-server`. */
+  readonly name?: string;
+  /** Server version clients see. Default: this host's version. */
+  readonly version?: string;
+  /** The host's own instructions, before the active toolsets'. */
+  readonly instructions?: string;
+  /** Makes every SDK server the host serves (e.g. a subclass carrying auth). */
+  readonly serverFactory?: ServerFactory;
+  /** Serve `list_server_toolsets` on every server. Default `false` (the command turns it on). */
+  readonly toolsetsTool?: boolean;
+  /** A pino-compatible logger. Default: JSON lines to stderr at `warn`. */
+  readonly logger?: Logger;
+  /** Throw from `buildHost` when anything failed at start-up (for tests and CI). */
+  readonly strict?: boolean;
+  /** Default time limit of a tool call, ms. Default 120 000; 0 disables. */
+  readonly toolTimeoutMs?: number;
+  /** Time limit of each `onServer` hook, ms. Default 5 000. */
+  readonly onServerTimeoutMs?: number;
+  /** Time limit of each `onStart` hook, ms. Default 30 000. */
+  readonly onStartTimeoutMs?: number;
+  /** Time limit of each `onStop` hook, ms. Default 10 000. */
+  readonly onStopTimeoutMs?: number;
+  /** How many blueprints (tenant × selection) are kept; least recently used go first. Default 64. */
+  readonly maxCachedSelections?: number;
+}
+
+/** Options of a build, describe or read. */
+export interface BuildOptions {
+  /** The tenant (from the HTTP app's `tenant(req)`): its own cache entries and extensions. */
+  readonly tenant?: string | undefined;
+  /**
+   * Toolsets this caller may not have (a token lacking their `scopes`): never
+   * active — always-on ones included — and listed under `denied` by `describe()`.
+   */
+  readonly denied?: Iterable<string> | undefined;
+}
+
+/** `denied` may be any iterable, a one-shot iterator included: read it once. */
+export function readDeniedOnce(options: BuildOptions): BuildOptions {
+  return options.denied === undefined || Array.isArray(options.denied) ? options : { ...options, denied: [...options.denied] };
+}
+
+/** The active set less what the caller is denied (scopes beat even always-on toolsets). */
+export function withoutDenied(active: Set<string>, denied: Iterable<string> | undefined): Set<string> {
+  if (denied === undefined) return active;
+  for (const name of denied) active.delete(name);
+  return active;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { LruCache } from './lruCache.js';
+
+describe('LruCache', () => {
+  it('keeps at most its limit, dropping the least recently used', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1).set('b', 2);
+    expect(cache.get('a')).toBe(1); // a is now the most recently used
+    cache.set('c', 3);
+    expect(cache.size).toBe(2);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+  });
+
+  it('re-setting a key refreshes it instead of growing', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1).set('b', 2).set('a', 10).set('c', 3);
+    expect([...cache.values()]).toEqual([10, 3]);
+  });
+
+  it('getOrCreate computes once per key while it is kept', () => {
+    const cache = new LruCache<string, string>(1);
+    let made = 0;
+    const make = (k: string) => `${k}${++made}`;
+    expect(cache.getOrCreate('x', make)).toBe('x1');
+    expect(cache.getOrCreate('x', make)).toBe('x1');
+    expect(cache.getOrCreate('y', make)).toBe('y2');
+    expect(cache.getOrCreate('x', make)).toBe('x3'); // evicted by y, so made again
+  });
+
+  it('keeps an undefined value as a hit', () => {
+    const cache = new LruCache<string, undefined | number>(2);
+    let made = 0;
+    cache.getOrCreate('u', () => (made++, undefined));
+    cache.getOrCreate('u', () => (made++, undefined));
+    expect(made).toBe(1);
+  });
+
+  it('treats a limit below 1 as 1', () => {
+    const cache = new LruCache<string, number>(0);
+    cache.set('a', 1).set('b', 2);
+    expect(cache.limit).toBe(1);
+    expect([...cache.values()]).toEqual([2]);
+  });
+});

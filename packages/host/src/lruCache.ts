@@ -1,0 +1,63 @@
+/**
+ * One bounded cache for the host's memos (blueprints per tenant × selection,
+ * per-tenant toolsets and offerings, parsed URI templates, contained
+ * problems): a key a client can invent (a tenant header, a selection) must not
+ * let it grow memory, so every such map holds at most `limit` entries and drops
+ * the least recently used first.
+ */
+export class LruCache<K, V> {
+  private readonly entries = new Map<K, V>();
+  readonly limit: number;
+
+  /** @param limit the most entries kept; at least 1. */
+  constructor(limit: number) {
+    this.limit = Math.max(1, Math.floor(limit));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The value of `key`, marked most recently used. */
+  get(key: K): V | undefined {
+    if (!this.entries.has(key)) return undefined;
+    const value = this.entries.get(key) as V;
+    // A Map iterates in insertion order: re-inserting moves the key to the back (newest).
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+
+  /** Stores `value` as the most recently used, dropping the least recently used beyond the limit. */
+  set(key: K, value: V): this {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    while (this.entries.size > this.limit) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done === true) break;
+      this.entries.delete(oldest.value);
+    }
+    return this;
+  }
+
+  /** The value of `key`, computing and storing it on a miss. */
+  getOrCreate(key: K, create: (key: K) => V): V {
+    if (this.entries.has(key)) return this.get(key) as V;
+    const value = create(key);
+    this.set(key, value);
+    return value;
+  }
+
+  delete(key: K): boolean {
+    return this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** The values, least recently used first (reading does not reorder). */
+  values(): IterableIterator<V> {
+    return this.entries.values();
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Minting SDK servers from a blueprint.
+ *
+ * The SDK boundary: this folder (`src/sdk/`) is the only code that installs
+ * request handlers on, or shadows methods of, an SDK server object — minting
+ * (here), the tool table's handlers, resources, prompts, completions,
+ * subscriptions, and the methods an `onServer` hook's registrations go through
+ * (`hookRegistration.ts`). Outside it, the host uses the SDK only through its
+ * transports (`http/protocol.ts`, `http/sessions.ts`, `stdio.ts`), `fromJsonSchema`
+ * (`schema.ts`), `UriTemplate` (`resource.ts`) and its types. An SDK upgrade
+ * that changes how servers are built touches this folder.
+ *
+ * Tools, resources and prompts are served through low-level request handlers
+ * (`server.server.setRequestHandler`, the SDK's documented path for servers
+ * that own their tables) reading the blueprint's shared tables, so minting
+ * costs the same at 10 tools or 10,000: no per-tool registration, no schema
+ * conversion, and `tools/list` returns the result rendered once per blueprint.
+ * A per-server overlay, made only when an `onServer` hook changes a tool,
+ * keeps hooks' changes to their own server.
+ */
+import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { ErrorCodes, errorMessage } from '../errors.js';
+import type { OnServerContext } from '../extension.js';
+import type { Logger } from '../logger.js';
+import type { ProblemLog } from '../problems.js';
+import type { Selection } from '../selection.js';
+import type { HostStats } from '../stats.js';
+import { withTimeout } from '../timeLimit.js';
+import type { Blueprint, ConnectionInfo } from '../blueprint.js';
+import { routeHookTools } from './hookRegistration.js';
+import { installContent } from './serverContent.js';
+import type { Subscriptions } from './subscriptions.js';
+import { ServerToolTable } from './toolTable.js';
+
+/** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
+export type ServerFactory = (name: string, instructions: string) => McpServer;
+
+/** What minting needs besides the blueprint. */
+export interface MintOptions {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  readonly serverFactory: ServerFactory | undefined;
+  readonly onServerTimeoutMs: number;
+  readonly logger: Logger;
+  readonly problems: ProblemLog;
+  readonly subscriptions: Subscriptions;
+  readonly stats: HostStats;
+}
+
+/** The default factory: a plain SDK server advertising logging. */
+export function defaultServerFactory(name: string, version: string): ServerFactory {
+  return (serverName, instructions) =>
+    new McpServer(
+      { name: serverName || name, version },
+      { capabilities: { logging: {} }, ...(instructions === '' ? {} : { instructions }) },
+    );
+}
+
+/**
+ * Mints an SDK server for one connection: capabilities, the blueprint's
+ * tables behind low-level handlers, then each participating `onServer` hook
+ * (bounded; a throw or time-out costs that hook only), before it is connected.
+ */
+export async function mintServer(blueprint: Blueprint, selection: Selection, options: MintOptions): Promise<McpServer> {
+  const { server, hooksDone } = mintServerNow(blueprint, selection, options);
+  await hooksDone;
+  return server;
+}
+
+/**
+ * Mints a server at once and starts its `onServer` hooks (the first runs
+ * before this returns); `hooksDone` settles when the last has. The server's
+ * `connect` waits for `hooksDone`, so a caller that could not wait (the lazy
+ * `built.server`) still never connects a server its hooks have not finished.
+ */
+export function mintServerNow(blueprint: Blueprint, selection: Selection, options: MintOptions): { server: McpServer; hooksDone: Promise<void> } {
+  options.stats.mints++;
+  const factory = options.serverFactory ?? defaultServerFactory(options.serverName, options.serverVersion);
+  const server = factory(options.serverName, blueprint.instructions);
+  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant };
+  const table = new ServerToolTable(blueprint);
+  // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
+  Object.defineProperty(server, TOOL_TABLE, { value: table });
+  const low = server.server;
+
+  // Every server advertises tools (so every client can list an empty set) and logging;
+  // resources, prompts and completions are advertised where they are installed.
+  low.registerCapabilities({ tools: {}, logging: {} });
+
+  low.setRequestHandler('tools/list', () => table.listResult());
+  low.setRequestHandler('tools/call', async (request, ctx) => {
+    const tool = table.get(request.params.name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    const result: CallToolResult = await tool.invoke(request.params.arguments, ctx, connection);
+    return low.projectCallToolResult(result, tool.outputJson);
+  });
+  // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
+  server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
+  routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
+
+  installContent(server, blueprint, options.subscriptions, options.logger, options.stats);
+
+  const hooksDone = runHooks(server, blueprint, selection, table, options);
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await hooksDone;
+    await connect(transport);
+  };
+  return { server, hooksDone };
+}
+
+/** Each participant's `onServer`, in registration order; never rejects (a failure costs that hook only). */
+async function runHooks(server: McpServer, blueprint: Blueprint, selection: Selection, table: ServerToolTable, options: MintOptions): Promise<void> {
+  for (const participant of blueprint.participants) {
+    const hook = participant.extension.onServer;
+    if (typeof hook !== 'function') continue;
+    const context: OnServerContext = {
+      toolsets: blueprint.toolsets,
+      selection,
+      tool: (name) => table.handle(name),
+      logger: participant.logger,
+    };
+    try {
+      await withTimeout(
+        () => hook.call(participant.extension, server, context),
+        options.onServerTimeoutMs,
+        () => new Error(`onServer did not finish within ${options.onServerTimeoutMs} ms`),
+      );
+    } catch (error) {
+      const message = `extension "${participant.name}": onServer failed; its action on this server is skipped (${errorMessage(error)}); hint: fix the hook, other extensions are unaffected`;
+      options.problems.add({ code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' });
+      participant.logger.error({ code: ErrorCodes.ON_SERVER_FAILED }, message);
+    }
+  }
+}
+
+const TOOL_TABLE: unique symbol = Symbol('reactor.toolTable');
+
+/**
+ * @internal How many tools a minted server holds of its own: 0 until an
+ * `onServer` hook changes, removes or adds one (its copy-on-write overlay);
+ * `undefined` for a server the host did not mint. For structural tests.
+ */
+export function ownToolEntries(server: McpServer): number | undefined {
+  const table = (server as McpServer & { [TOOL_TABLE]?: ServerToolTable })[TOOL_TABLE];
+  return table?.ownEntries;
+}

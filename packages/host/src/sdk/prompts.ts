@@ -1,0 +1,45 @@
+/**
+ * A minted server's prompts: `prompts/list` and `prompts/get` as low-level SDK
+ * handlers over the server's content table.
+ */
+import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
+import type { PromptSpec } from '../resource.js';
+import { resolveSchema, type JsonSchemaObject } from '../schema.js';
+import type { HostStats } from '../stats.js';
+import type { ServerContent } from './serverContent.js';
+
+function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: string; description?: string; required?: boolean }> {
+  if (!spec.argsSchema) return [];
+  const json: JsonSchemaObject = resolveSchema(spec.argsSchema, 'input', stats).json;
+  const properties = (json.properties ?? {}) as Record<string, { description?: unknown }>;
+  const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
+  return Object.entries(properties).map(([name, prop]) => ({
+    name,
+    ...(typeof prop.description === 'string' ? { description: prop.description } : {}),
+    required: required.has(name),
+  }));
+}
+
+export function installPrompts(server: McpServer, content: ServerContent, stats: HostStats): void {
+  const low = server.server;
+  low.registerCapabilities({ prompts: {} });
+  low.setRequestHandler('prompts/list', () => ({
+    prompts: content.prompts.map(({ spec }) => ({
+      name: spec.name,
+      ...(spec.title !== undefined ? { title: spec.title } : {}),
+      ...(spec.description !== undefined ? { description: spec.description } : {}),
+      arguments: promptArguments(spec, stats),
+    })),
+  }));
+  low.setRequestHandler('prompts/get', async (request, ctx) => {
+    const offered = content.prompts.find((p) => p.spec.name === request.params.name);
+    if (!offered) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+    let args: Record<string, string | undefined> = request.params.arguments ?? {};
+    if (offered.spec.argsSchema) {
+      const checked = await resolveSchema(offered.spec.argsSchema, 'input', stats).validate(args);
+      if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt ${request.params.name}: ${checked.message}`);
+      args = checked.value as Record<string, string | undefined>;
+    }
+    return await offered.spec.get(args, ctx);
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * The resources, prompts and completions of a minted server. Like its tools,
+ * they are served through low-level handlers over the blueprint's tables; an
+ * `onServer` hook's `server.registerResource`/`registerPrompt` adds to this
+ * server's own copy of a table (made only then), never to the blueprint.
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { Logger } from '../logger.js';
+import type { PromptSpec, ResourceSpec } from '../resource.js';
+import type { HostStats } from '../stats.js';
+import type { Blueprint, Offered } from '../blueprint.js';
+import { installCompletions } from './completions.js';
+import { routeHookPrompts, routeHookResources } from './hookRegistration.js';
+import { installPrompts } from './prompts.js';
+import { installResources } from './resources.js';
+import type { Subscriptions } from './subscriptions.js';
+
+/** A server's resources and prompts: the blueprint's until a hook adds one. */
+export interface ServerContent {
+  resources: ReadonlyArray<Offered<ResourceSpec>>;
+  prompts: ReadonlyArray<Offered<PromptSpec>>;
+}
+
+/**
+ * Installs the handlers a blueprint's resources, prompts and completions need,
+ * and routes an `onServer` hook's `registerResource`/`registerPrompt` into this
+ * server's tables (the SDK would otherwise refuse: the handlers already exist).
+ */
+export function installContent(server: McpServer, blueprint: Blueprint, subscriptions: Subscriptions, logger: Logger, stats: HostStats): void {
+  const content: ServerContent = { resources: blueprint.resources, prompts: blueprint.prompts };
+  if (content.resources.length > 0) {
+    installResources(server, content, subscriptions, logger);
+    routeHookResources(server, content);
+  }
+  if (content.prompts.length > 0) {
+    installPrompts(server, content, stats);
+    routeHookPrompts(server, content);
+  }
+  if (content.resources.some((r) => r.spec.complete) || content.prompts.some((p) => p.spec.complete)) installCompletions(server, content);
+}

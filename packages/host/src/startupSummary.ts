@@ -1,0 +1,24 @@
+/**
+ * The command's one start-up log line: what was loaded, what is held, what
+ * was skipped and why, and where to connect.
+ */
+import type { CommandOptions } from './commandOptions.js';
+import type { McpHost } from './host.js';
+import type { Logger } from './logger.js';
+
+/** One start-up summary: what was loaded, what is held, what was skipped and why, and where to connect. */
+export function logSummary(host: McpHost, options: CommandOptions, url: string | undefined, logger: Logger): void {
+  const report = host.report();
+  const label = (e: { name: string; version: string }) => `${e.name}@${e.version}`;
+  const loaded = report.extensions.filter((e) => e.state === 'active').map(label);
+  const held = report.extensions.filter((e) => e.state === 'held').map((e) => `${label(e)} (${e.activationEvents.join(', ')})`);
+  const skipped = report.extensions
+    .filter((e) => e.state !== 'active' && e.state !== 'held')
+    .map((e) => ({ extension: label(e), state: e.state, why: report.problems.filter((p) => p.extension === e.name).map((p) => `[${p.code}] ${p.message}`) }));
+  const where = url === undefined ? 'over stdio' : `at ${url}`;
+  const counts = `${loaded.length} loaded, ${held.length} held, ${skipped.length} skipped`;
+  const fields = { transport: options.transport, url, loaded, held, skipped, toolsets: host.declaredToolsets().map((t) => t.name) };
+  const message = `${options.name} serving ${counts} extension(s) ${where}`;
+  if (skipped.length > 0) logger.warn(fields, message);
+  else logger.info(fields, message);
+}
