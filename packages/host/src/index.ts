@@ -19,7 +19,9 @@ export {
 } from './selection.js';
 export type { Selection, SelectionInput, ToolsetActivation } from './selection.js';
 export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './tool.js';
-export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult } from './tool.js';
+export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult, InputRequiredResult } from './tool.js';
+export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './sdk/inputRequired.js';
+export { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
 export type { Toolset, DescribedToolset } from './toolset.js';
 export type { ToolExtension, AnyToolHandler } from './toolExtension.js';
 export type { ResourceSpec, PromptSpec, ListedResource, Completions, CompletionContext, ReadResourceResult, GetPromptResult } from './resource.js';

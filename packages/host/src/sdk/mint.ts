@@ -18,7 +18,7 @@
  * A per-server overlay, made only when an `onServer` hook changes a tool,
  * keeps hooks' changes to their own server.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
 import type { OnServerContext } from '../extension.js';
 import type { Logger } from '../logger.js';
@@ -28,6 +28,7 @@ import type { HostStats } from '../stats.js';
 import { withTimeout } from '../timeLimit.js';
 import type { Blueprint, ConnectionInfo } from '../blueprint.js';
 import { routeHookTools } from './hookRegistration.js';
+import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
@@ -45,6 +46,8 @@ export interface MintOptions {
   readonly problems: ProblemLog;
   readonly subscriptions: Subscriptions;
   readonly stats: HostStats;
+  /** Seals the `requestState` of input-required results and verifies it on the retry. */
+  readonly requestState: RequestStateSeal;
 }
 
 /** The default factory: a plain SDK server advertising logging. */
@@ -91,14 +94,17 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   low.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = table.get(request.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    const result: CallToolResult = await tool.invoke(request.params.arguments, ctx, connection);
+    // Verified before any wrapper runs; sealed after the outermost returned.
+    const target = `tools/call:${tool.name}`;
+    const result = await tool.invoke(request.params.arguments, await options.requestState.open(ctx, target), connection);
+    if (isInputRequiredResult(result)) return await options.requestState.seal(result, target, ctx);
     return low.projectCallToolResult(result, tool.outputJson);
   });
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, options.subscriptions, options.logger, options.stats);
+  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, stats: options.stats, requestState: options.requestState });
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);
