@@ -58,6 +58,24 @@ export const testLoggingTool = defineTool({
   },
 });
 
+/**
+ * `http-custom-header-server-validation` (SEP-2243): `region` is mirrored in
+ * an `Mcp-Param-Region` header (`x-mcp-header`), which the SDK checks against
+ * the body before the call runs (the host answers its `toolInputSchemaJson`).
+ */
+export const testCustomHeader = defineTool({
+  name: 'test_custom_header',
+  title: 'Custom header',
+  description: 'Echoes its region argument, which clients also send in the Mcp-Param-Region header (conformance scenario http-custom-header-server-validation).',
+  inputSchema: {
+    type: 'object',
+    properties: { region: { type: 'string', description: 'A region name', 'x-mcp-header': 'Region' } },
+    required: ['region'],
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: (args) => `region=${String(args['region'])}`,
+});
+
 /** The trigger tools: call `triggers`, or fail saying they are not wired when served without them. */
 export function triggerTools(triggers: ConformanceTriggers | undefined) {
   const run = async (change: keyof ConformanceTriggers) => {

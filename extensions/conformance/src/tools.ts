@@ -10,7 +10,7 @@ import {
   testMultipleContentTypes,
   testSimpleText,
 } from './contentTools.js';
-import { testLoggingTool, testMissingCapability, testStreamingElicitation, triggerTools, type ConformanceTriggers } from './diagnosticTools.js';
+import { testCustomHeader, testLoggingTool, testMissingCapability, testStreamingElicitation, triggerTools, type ConformanceTriggers } from './diagnosticTools.js';
 import { inputRequiredTools } from './inputRequiredTools.js';
 import { testReconnection, testToolWithLogging, testToolWithProgress } from './notifyingTools.js';
 
@@ -20,7 +20,7 @@ import { testReconnection, testToolWithLogging, testToolWithProgress } from './n
  * typed at the contract's `never`.
  */
 export function conformanceToolsWith(triggers: ConformanceTriggers | undefined): ReadonlyArray<ToolSpec<never>> {
-  return [...baseTools, ...inputRequiredTools, testMissingCapability, testStreamingElicitation, testLoggingTool, ...triggerTools(triggers)] as ReadonlyArray<ToolSpec<never>>;
+  return [...baseTools, ...inputRequiredTools, testMissingCapability, testStreamingElicitation, testLoggingTool, testCustomHeader, ...triggerTools(triggers)] as ReadonlyArray<ToolSpec<never>>;
 }
 
 const baseTools = [
