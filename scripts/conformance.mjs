@@ -74,12 +74,16 @@ const LINES = [
     pkg: '@modelcontextprotocol/conformance@0.1.16',
     selection: ['--suite', options.suite],
     baseline: path.resolve(options.baseline),
+    suiteReadsBaseline: true,
   },
   {
     name: '2026-07-28',
     pkg: '@modelcontextprotocol/conformance@0.2.0-alpha.12',
     selection: ['--requirements', '2026-07-28'],
     baseline: path.resolve(options['baseline-2026']),
+    // Given --expected-failures, 0.2.x stops printing which scenarios its requirement set does not
+    // score; this script compares with the baseline itself, so the suite is not handed it.
+    suiteReadsBaseline: false,
   },
 ].filter((line) => options.line === 'all' || options.line === line.name);
 
@@ -248,7 +252,7 @@ async function runSuite(line, url, resultsDir) {
   const suiteArgs = ['conformance', 'server', '--url', url, '-o', resultsDir];
   if (options.scenario !== undefined) suiteArgs.push('--scenario', options.scenario);
   else suiteArgs.push(...line.selection);
-  if (existsSync(line.baseline)) suiteArgs.push('--expected-failures', line.baseline);
+  if (line.suiteReadsBaseline && existsSync(line.baseline)) suiteArgs.push('--expected-failures', line.baseline);
   log(`conformance ${line.name}: running ${line.pkg} ${options.scenario === undefined ? line.selection.join(' ') : `--scenario ${options.scenario}`} (Node 22 via npx) against ${url}`);
   const child = startChild('npx', ['-y', '-p', 'node@22', '-p', line.pkg, '-c', suiteArgs.map(shellQuote).join(' ')], {
     cwd: ROOT,
@@ -322,6 +326,5 @@ function report(line, { scenarios, unscored }, resultsDir) {
   const scoredPassed = scored.filter((s) => passed.includes(s)).length;
   const scoredNote = unscored.size > 0 ? `; ${scoredPassed}/${scored.length} scored passed, ${scenarios.length - scored.length} unscored (${[...new Set(unscored.values())].join(', ')})` : '';
   const summary = `${tag} (${line.pkg}): ${passed.length} passed, ${failed.length} failed (of ${scenarios.length} scenarios${scoredNote})${expected.length ? `; ${expected.length} failure(s) expected by the baseline` : ''}${unexpected.length ? `; ${unexpected.length} UNEXPECTED` : ''}`;
-  log(summary);
   return { summary, failed: unexpected.length > 0 };
 }

@@ -30,6 +30,7 @@ export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, Deferre
 export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
 export { buildHost, McpHost } from './host.js';
 export type { HostOptions, BuildOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
+export type { HostChange, HostChangeListener } from './changes.js';
 export type { Conflict } from './resolve.js';
 export type { Problem } from './problems.js';
 export type { ServerFactory } from './sdk/mint.js';
