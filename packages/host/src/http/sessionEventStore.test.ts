@@ -7,7 +7,12 @@ const message: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/message
 
 async function replayed(store: EventStore, lastEventId: string): Promise<string[]> {
   const sent: string[] = [];
-  await store.replayEventsAfter(lastEventId, { send: async (eventId) => void sent.push(eventId) });
+  await store.replayEventsAfter(lastEventId, {
+    send: (eventId) => {
+      sent.push(eventId);
+      return Promise.resolve();
+    },
+  });
   return sent;
 }
 
@@ -15,7 +20,8 @@ describe.each([
   ['a store with getStreamIdForEventId', () => memoryEventStore()],
   ['a store without it', () => {
     const { getStreamIdForEventId: _dropped, ...rest } = memoryEventStore();
-    return rest as EventStore;
+    const store: EventStore = rest;
+    return store;
   }],
 ])('sessionEventStore over %s', (_what, makeStore) => {
   it("gives each session ids that name it, replays a session's own events, and nothing of another's", async () => {

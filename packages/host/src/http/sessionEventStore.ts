@@ -34,7 +34,11 @@ export function sessionEventStore(store: EventStore, sessionId: string): EventSt
       }
       // Without a lookup, hold the events until the store says whose stream they were.
       const held: Array<[string, JSONRPCMessage]> = [];
-      const stream = own(await store.replayEventsAfter(innerId, { send: async (eventId, message) => void held.push([prefix + eventId, message]) }));
+      const hold = (eventId: string, message: JSONRPCMessage) => {
+        held.push([prefix + eventId, message]);
+        return Promise.resolve();
+      };
+      const stream = own(await store.replayEventsAfter(innerId, { send: hold }));
       if (stream === undefined) throw new Error('the event id belongs to no stream of this session');
       for (const [eventId, message] of held) await send(eventId, message);
       return stream;
