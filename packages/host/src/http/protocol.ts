@@ -27,7 +27,7 @@ import type { Logger } from '../logger.js';
 import type { Selection } from '../selection.js';
 import { principalOf } from './auth.js';
 import { jsonRpcError, JsonRpcCodes, readJsonBody, requestIdOf } from './guards.js';
-import { advertiseListChanged } from './listChanged.js';
+import { advertiseListChanged } from '../sdk/listChanged.js';
 import type { SessionStore } from './sessions.js';
 import type { UnknownNameLog } from './unknownNames.js';
 
