@@ -5,12 +5,10 @@
  */
 import { ProtocolError, ProtocolErrorCode, UriTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
-import type { Logger } from '../logger.js';
 import { LruCache } from '../lruCache.js';
 import type { ResourceSpec } from '../resource.js';
 import type { Offered } from '../blueprint.js';
 import type { ContentServices, ServerContent } from './serverContent.js';
-import type { Subscriptions } from './subscriptions.js';
 
 interface TemplateEntry {
   readonly offered: Offered<ResourceSpec>;
