@@ -1,25 +1,38 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance)
-// against Reactor MCP: builds the host and the conformance extensions, serves
-// them with `reactor-mcp-server` from apps/conformance-server on a free port,
-// runs every server scenario, prints the suite's report and one summary line
+// against Reactor MCP, both of its lines, each pinned exactly:
 //
-//   conformance: N passed, M failed (of T scenarios)
+//   2025        @modelcontextprotocol/conformance@0.1.16          --suite all
+//   2026-07-28  @modelcontextprotocol/conformance@0.2.0-alpha.12  --requirements 2026-07-28
 //
-// and exits non-zero only when a scenario that is NOT in the baseline
-// (conformance-baseline.yml, the suite's --expected-failures file) fails, or
-// when the run itself could not happen (no server, no results, time-out).
-// A baseline entry whose scenario now passes is reported, not failed on.
+// It builds the host and the conformance extensions, serves them on a free
+// port (extensions/conformance/scripts/serve.mjs: createMcpApp, the
+// pass-through ToolExtension on every conformance tool, trigger tools wired to
+// the host), runs each line, prints the suite's report and one summary line
+// per line
+//
+//   conformance 2025: N passed, M failed (of T scenarios) …
+//   conformance 2026-07-28: N passed, M failed (of T scenarios; S scored) …
+//
+// and exits non-zero only when a scenario that is NOT in that line's baseline
+// (conformance-baseline.yml, conformance-baseline-2026-07-28.yml: the suite's
+// --expected-failures files) fails, or when a run could not happen (no
+// server, no results, time-out). A baseline entry whose scenario now passes
+// is reported, not failed on.
 //
 // The suite needs Node 22; the project runs on Node 20, so it is run through
 // npx with the node@22 package from the registry.
 //
-// Usage: node scripts/conformance.mjs [--suite all|active] [--scenario NAME]
-//          [--url URL] [--no-build] [--dev-server] [--timeout-ms MS] [--keep-results]
-//          [--baseline FILE]
+// Usage: node scripts/conformance.mjs [--line all|2025|2026-07-28] [--suite all|active]
+//          [--scenario NAME] [--url URL] [--no-build] [--command] [--timeout-ms MS]
+//          [--keep-results] [--baseline FILE] [--baseline-2026 FILE]
+//   --line L        run one line only (default: both)
+//   --suite S       the 2025 line's suite (default all)
+//   --scenario NAME run that one scenario on the chosen line(s)
 //   --url URL       test a server that is already running (nothing is built or started)
-//   --dev-server    serve with extensions/conformance/scripts/dev-server.mjs instead of the command
-//   --baseline FILE the expected failures (default: conformance-baseline.yml at the repo root)
+//   --command       serve with reactor-mcp-server (apps/conformance-server) instead of serve.mjs;
+//                   its trigger tools are not wired, so 2026-07-28 list-changed checks fail there
+//   --baseline FILE, --baseline-2026 FILE   the expected failures of each line
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -30,28 +43,49 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const SUITE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const APP_DIR = path.join(ROOT, 'apps', 'conformance-server');
 const CLI = path.join(ROOT, 'packages', 'host', 'dist', 'cli.js');
-const DEV_SERVER = path.join(ROOT, 'extensions', 'conformance', 'scripts', 'dev-server.mjs');
+const SERVE = path.join(ROOT, 'extensions', 'conformance', 'scripts', 'serve.mjs');
 
 const { values: options } = parseArgs({
   options: {
+    line: { type: 'string', default: 'all' },
     suite: { type: 'string', default: 'all' },
     scenario: { type: 'string' },
     url: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
-    'dev-server': { type: 'boolean', default: false },
-    'timeout-ms': { type: 'string', default: process.env.CONFORMANCE_TIMEOUT_MS ?? '300000' },
+    command: { type: 'boolean', default: false },
+    'timeout-ms': { type: 'string', default: process.env.CONFORMANCE_TIMEOUT_MS ?? '600000' },
     'keep-results': { type: 'boolean', default: false },
     baseline: { type: 'string', default: path.join(ROOT, 'conformance-baseline.yml') },
+    'baseline-2026': { type: 'string', default: path.join(ROOT, 'conformance-baseline-2026-07-28.yml') },
   },
 });
-const BASELINE = path.resolve(options.baseline);
 const timeoutMs = Number(options['timeout-ms']);
 if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive number of milliseconds, got ${JSON.stringify(options['timeout-ms'])}`);
 if (!['all', 'active'].includes(options.suite)) fail(`--suite must be "all" or "active", got ${JSON.stringify(options.suite)}`);
+if (!['all', '2025', '2026-07-28'].includes(options.line)) fail(`--line must be "all", "2025" or "2026-07-28", got ${JSON.stringify(options.line)}`);
+
+/** The suite's lines, each pinned exactly. */
+const LINES = [
+  {
+    name: '2025',
+    pkg: '@modelcontextprotocol/conformance@0.1.16',
+    selection: ['--suite', options.suite],
+    baseline: path.resolve(options.baseline),
+    suiteReadsBaseline: true,
+  },
+  {
+    name: '2026-07-28',
+    pkg: '@modelcontextprotocol/conformance@0.2.0-alpha.12',
+    selection: ['--requirements', '2026-07-28'],
+    baseline: path.resolve(options['baseline-2026']),
+    // Given --expected-failures, 0.2.x stops printing which scenarios its requirement set does not
+    // score; this script compares with the baseline itself, so the suite is not handed it.
+    suiteReadsBaseline: false,
+  },
+].filter((line) => options.line === 'all' || options.line === line.name);
 
 const log = (line) => process.stdout.write(`${line}\n`);
 const children = new Set();
@@ -59,7 +93,7 @@ const deadline = Date.now() + timeoutMs;
 const overall = setTimeout(() => {
   log(`conformance: timed out after ${timeoutMs} ms; stopping`);
   stopAll();
-  log('conformance: 0 passed, 0 failed (of 0 scenarios) — the run did not finish');
+  for (const line of LINES) log(`conformance ${line.name}: 0 passed, 0 failed (of 0 scenarios) — the run did not finish`);
   process.exit(1);
 }, timeoutMs);
 overall.unref();
@@ -70,28 +104,43 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const resultsDir = mkdtempSync(path.join(os.tmpdir(), 'reactor-conformance-'));
+const resultsRoot = mkdtempSync(path.join(os.tmpdir(), 'reactor-conformance-'));
 let server;
-let exitCode;
+let exitCode = 0;
+const summaries = [];
 try {
   let url = options.url;
   if (url === undefined) {
     if (!options['no-build']) build();
-    server = await startServer(options['dev-server']);
+    server = await startServer(options.command);
     url = server.url;
   }
-  const run = await runSuite(url);
-  exitCode = report(run);
+  for (const line of LINES) {
+    const resultsDir = path.join(resultsRoot, line.name);
+    try {
+      const run = await runSuite(line, url, resultsDir);
+      const outcome = report(line, run, resultsDir);
+      summaries.push(outcome.summary);
+      if (outcome.failed) exitCode = 1;
+    } catch (error) {
+      log(`conformance ${line.name}: ${error instanceof Error ? error.message : String(error)}`);
+      if (server) log(server.logTail());
+      summaries.push(`conformance ${line.name}: 0 passed, 0 failed (of 0 scenarios) — the run did not finish`);
+      exitCode = 1;
+    }
+  }
 } catch (error) {
   log(`conformance: ${error instanceof Error ? error.message : String(error)}`);
   if (server) log(server.logTail());
-  log('conformance: 0 passed, 0 failed (of 0 scenarios) — the run did not finish');
+  for (const line of LINES) summaries.push(`conformance ${line.name}: 0 passed, 0 failed (of 0 scenarios) — the run did not finish`);
   exitCode = 1;
 } finally {
   await server?.stop();
-  if (options['keep-results']) log(`conformance: results kept in ${resultsDir}`);
-  else rmSync(resultsDir, { recursive: true, force: true });
+  if (options['keep-results']) log(`conformance: results kept in ${resultsRoot}`);
+  else rmSync(resultsRoot, { recursive: true, force: true });
 }
+log('');
+for (const summary of summaries) log(summary);
 process.exit(exitCode);
 
 function fail(message) {
@@ -143,16 +192,16 @@ function stopAll() {
   for (const child of children) stopChild(child, 'SIGKILL');
 }
 
-async function startServer(useDevServer) {
+async function startServer(useCommand) {
   const port = await freePort();
   let command;
-  if (useDevServer) {
-    command = [DEV_SERVER, String(port)];
+  if (!useCommand) {
+    command = [SERVE, String(port)];
   } else {
-    if (!existsSync(CLI)) throw new Error(`${path.relative(ROOT, CLI)} does not exist; build @reactor/host (or pass --dev-server)`);
+    if (!existsSync(CLI)) throw new Error(`${path.relative(ROOT, CLI)} does not exist; build @reactor/host`);
     command = [CLI, '--host', '127.0.0.1', '--port', String(port), '--path', '/mcp', '--log-level', process.env.REACTOR_MCP_LOG ?? 'warn'];
   }
-  log(`conformance: starting ${useDevServer ? 'the dev server' : 'reactor-mcp-server'} in ${path.relative(ROOT, APP_DIR)} on port ${port}`);
+  log(`conformance: starting ${useCommand ? 'reactor-mcp-server' : 'serve.mjs'} in ${path.relative(ROOT, APP_DIR)} on port ${port}`);
   const child = startChild(process.execPath, command, { cwd: APP_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
   const keep = (chunk) => {
@@ -199,13 +248,13 @@ function shellQuote(value) {
   return `'${String(value).replaceAll("'", "'\\''")}'`;
 }
 
-async function runSuite(url) {
+async function runSuite(line, url, resultsDir) {
   const suiteArgs = ['conformance', 'server', '--url', url, '-o', resultsDir];
   if (options.scenario !== undefined) suiteArgs.push('--scenario', options.scenario);
-  else suiteArgs.push('--suite', options.suite);
-  if (existsSync(BASELINE)) suiteArgs.push('--expected-failures', BASELINE);
-  log(`conformance: running ${SUITE_PACKAGE} (Node 22 via npx) against ${url}`);
-  const child = startChild('npx', ['-y', '-p', 'node@22', '-p', SUITE_PACKAGE, '-c', suiteArgs.map(shellQuote).join(' ')], {
+  else suiteArgs.push(...line.selection);
+  if (line.suiteReadsBaseline && existsSync(line.baseline)) suiteArgs.push('--expected-failures', line.baseline);
+  log(`conformance ${line.name}: running ${line.pkg} ${options.scenario === undefined ? line.selection.join(' ') : `--scenario ${options.scenario}`} (Node 22 via npx) against ${url}`);
+  const child = startChild('npx', ['-y', '-p', 'node@22', '-p', line.pkg, '-c', suiteArgs.map(shellQuote).join(' ')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_yes: 'true', npm_config_update_notifier: 'false' },
@@ -219,11 +268,14 @@ async function runSuite(url) {
   const scenarios = [...stdout.matchAll(/^=== Running scenario: (\S+) ===$/gm)].map((m) => m[1]);
   if (options.scenario !== undefined && scenarios.length === 0) scenarios.push(options.scenario);
   if (scenarios.length === 0) throw new Error(`the suite ran no scenario (exit ${code ?? signal})`);
-  return { scenarios, suiteExit: code };
+  // 0.2.x lists the scenarios a requirement set does not score ("  ✗ name (extension)").
+  const unscoredBlock = /^Not scored for [^\n]*\n((?:[ \t]+\S+ \S+ \([^)]+\)\n?)*)/m.exec(stdout)?.[1] ?? '';
+  const unscored = new Map([...unscoredBlock.matchAll(/^[ \t]+\S+ (\S+) \(([^)]+)\)/gm)].map((m) => [m[1], m[2]]));
+  return { scenarios, unscored, suiteExit: code };
 }
 
 // The suite writes <dir>/server-<scenario>-<ISO timestamp>/checks.json per scenario.
-function readChecks() {
+function readChecks(resultsDir) {
   const byScenario = new Map();
   for (const entry of readdirSync(resultsDir, { withFileTypes: true })) {
     const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/.exec(entry.name);
@@ -235,11 +287,11 @@ function readChecks() {
 }
 
 // The baseline is ours and flat: `server:` then `  - scenario   # reason` lines.
-function readBaseline() {
-  if (!existsSync(BASELINE)) return new Map();
+function readBaseline(file) {
+  if (!existsSync(file)) return new Map();
   const entries = new Map();
   let section;
-  for (const line of readFileSync(BASELINE, 'utf8').split('\n')) {
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
     const key = /^([A-Za-z]+):/.exec(line);
     if (key) section = key[1];
     const item = /^\s+-\s+([^\s#]+)\s*(?:#\s*(.*))?$/.exec(line);
@@ -248,9 +300,9 @@ function readBaseline() {
   return entries;
 }
 
-function report({ scenarios }) {
-  const checks = readChecks();
-  const baseline = readBaseline();
+function report(line, { scenarios, unscored }, resultsDir) {
+  const checks = readChecks(resultsDir);
+  const baseline = readBaseline(line.baseline);
   const failed = [];
   const passed = [];
   for (const scenario of scenarios) {
@@ -262,13 +314,17 @@ function report({ scenarios }) {
   const unexpected = failed.filter((s) => !baseline.has(s));
   const expected = failed.filter((s) => baseline.has(s));
   const stale = passed.filter((s) => baseline.has(s));
+  const tag = `conformance ${line.name}`;
   log('');
-  for (const s of expected) log(`conformance: expected failure (baseline): ${s} — ${baseline.get(s) || 'no reason given'}`);
-  for (const s of stale) log(`conformance: ${s} now passes; remove it from ${path.basename(BASELINE)}`);
+  for (const s of expected) log(`${tag}: expected failure (baseline): ${s} — ${baseline.get(s) || 'no reason given'}`);
+  for (const s of stale) log(`${tag}: ${s} now passes; remove it from ${path.basename(line.baseline)}`);
   for (const s of unexpected) {
     const problems = (checks.get(s) ?? [{ status: 'FAILURE', errorMessage: 'the scenario produced no results' }]).filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-    log(`conformance: UNEXPECTED failure: ${s}: ${problems.map((c) => `${c.status} ${c.name ?? c.id}${c.errorMessage ? ` (${c.errorMessage})` : ''}`).join('; ')}`);
+    log(`${tag}: UNEXPECTED failure: ${s}: ${problems.map((c) => `${c.status} ${c.name ?? c.id}${c.errorMessage ? ` (${c.errorMessage})` : ''}`).join('; ')}`);
   }
-  log(`conformance: ${passed.length} passed, ${failed.length} failed (of ${scenarios.length} scenarios)${expected.length ? `; ${expected.length} failure(s) expected by the baseline` : ''}`);
-  return unexpected.length > 0 ? 1 : 0;
+  const scored = scenarios.filter((s) => !unscored.has(s));
+  const scoredPassed = scored.filter((s) => passed.includes(s)).length;
+  const scoredNote = unscored.size > 0 ? `; ${scoredPassed}/${scored.length} scored passed, ${scenarios.length - scored.length} unscored (${[...new Set(unscored.values())].join(', ')})` : '';
+  const summary = `${tag} (${line.pkg}): ${passed.length} passed, ${failed.length} failed (of ${scenarios.length} scenarios${scoredNote})${expected.length ? `; ${expected.length} failure(s) expected by the baseline` : ''}${unexpected.length ? `; ${unexpected.length} UNEXPECTED` : ''}`;
+  return { summary, failed: unexpected.length > 0 };
 }

@@ -76,13 +76,21 @@ describe('the conformance extension: tools', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$defs).toHaveProperty('address');
     expect(schema.additionalProperties).toBe(false);
+    // SEP-2106's broader vocabulary, kept as written.
+    expect((schema.$defs as { address: Record<string, unknown> }).address.$anchor).toBe('addressDef');
+    expect(schema.allOf).toEqual([{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }]);
+    expect(schema).toMatchObject({ then: { required: ['phone'] }, else: { required: ['email'] } });
+    expect(schema.if).toBeDefined();
   });
 
   it('json_schema_2020_12_tool validates calls against that schema, $ref included', async () => {
-    const ok = await conn.callTool(JSON_SCHEMA_2020_12_TOOL, { name: 'Ada', address: { city: 'London' } });
+    const ok = await conn.callTool(JSON_SCHEMA_2020_12_TOOL, { name: 'Ada', address: { city: 'London' }, email: 'ada@example.com' });
     expect(ok.isError).toBeFalsy();
-    const bad = await conn.callTool(JSON_SCHEMA_2020_12_TOOL, { name: 'Ada', extra: true });
+    const bad = await conn.callTool(JSON_SCHEMA_2020_12_TOOL, { name: 'Ada', email: 'ada@example.com', extra: true });
     expect(bad.isError).toBe(true);
+    // if contactMethod is phone, then phone is required
+    const conditional = await conn.callTool(JSON_SCHEMA_2020_12_TOOL, { contactMethod: 'phone', email: 'ada@example.com' });
+    expect(conditional.isError).toBe(true);
   });
 
   it('test_tool_with_logging sends its three info messages to a client that set the level', async () => {
@@ -243,9 +251,9 @@ describe('the conformance extension: resources', () => {
 });
 
 describe('the conformance extension: prompts', () => {
-  it('lists the four prompts with descriptions, and the arguments of those that take some', async () => {
+  it('lists the five prompts with descriptions, and the arguments of those that take some', async () => {
     const { prompts } = await conn.client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(['test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image']);
+    expect(prompts.map((p) => p.name)).toEqual(['test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image', 'test_input_required_result_prompt']);
     for (const prompt of prompts) expect(prompt.description, prompt.name).toBeTruthy();
     expect(prompts[1]?.arguments).toEqual([
       { name: 'arg1', description: 'First test argument', required: true },

@@ -88,8 +88,9 @@ export const testErrorHandling = defineTool({
 export const JSON_SCHEMA_2020_12_TOOL = 'json_schema_2020_12_tool';
 
 /**
- * `json-schema-2020-12` (SEP-1613): a plain JSON Schema using 2020-12
- * keywords. The host keeps plain schemas as is, so `$schema`, `$defs` and
+ * `json-schema-2020-12` (SEP-1613, SEP-2106): a plain JSON Schema using
+ * 2020-12 keywords. The host keeps plain schemas as is, so `$schema`, `$defs`
+ * (with an `$anchor`), `allOf`/`anyOf`, `if`/`then`/`else` and
  * `additionalProperties` must reach `tools/list` untouched.
  */
 export const jsonSchema2020Tool = defineTool({
@@ -101,6 +102,7 @@ export const jsonSchema2020Tool = defineTool({
     type: 'object',
     $defs: {
       address: {
+        $anchor: 'addressDef',
         type: 'object',
         properties: { street: { type: 'string' }, city: { type: 'string' } },
       },
@@ -108,7 +110,14 @@ export const jsonSchema2020Tool = defineTool({
     properties: {
       name: { type: 'string' },
       address: { $ref: '#/$defs/address' },
+      contactMethod: { type: 'string', enum: ['phone', 'email'] },
+      phone: { type: 'string' },
+      email: { type: 'string' },
     },
+    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    then: { required: ['phone'] },
+    else: { required: ['email'] },
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

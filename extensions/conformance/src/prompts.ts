@@ -1,8 +1,9 @@
 /**
  * The prompts the conformance scenarios get and complete: one without
- * arguments, one with two, one embedding a resource, one carrying an image.
+ * arguments, one with two, one embedding a resource, one carrying an image,
+ * and one that needs the user's input first (an input-required result).
  */
-import type { PromptSpec } from '@reactor/host';
+import { acceptedContent, inputRequired, type PromptSpec } from '@reactor/host';
 import { z } from 'zod';
 import { PNG_MIME_TYPE, RED_PIXEL_PNG_BASE64 } from './media.js';
 
@@ -57,5 +58,24 @@ export const conformancePrompts: PromptSpec[] = [
         { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
       ],
     }),
+  },
+  {
+    name: 'test_input_required_result_prompt',
+    title: 'Prompt that needs input',
+    description: 'Returns an input-required result asking the user for context, then the prompt using it (conformance scenario input-required-result-non-tool-request).',
+    get: (_args, ctx) => {
+      const context = acceptedContent<{ context?: unknown }>(ctx.mcpReq.inputResponses, 'user_context')?.context;
+      if (typeof context !== 'string') {
+        return inputRequired({
+          inputRequests: {
+            user_context: inputRequired.elicit({
+              message: 'What context should the prompt use?',
+              requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+            }),
+          },
+        });
+      }
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Answer with this context in mind: ${context}` } }] };
+    },
   },
 ];

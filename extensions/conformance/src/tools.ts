@@ -10,10 +10,20 @@ import {
   testMultipleContentTypes,
   testSimpleText,
 } from './contentTools.js';
+import { testCustomHeader, testLoggingTool, testMissingCapability, testStreamingElicitation, triggerTools, type ConformanceTriggers } from './diagnosticTools.js';
+import { inputRequiredTools } from './inputRequiredTools.js';
 import { testReconnection, testToolWithLogging, testToolWithProgress } from './notifyingTools.js';
 
-/** The conformance tools. Their args types differ, so the list is typed at the contract's `never`. */
-export const conformanceTools: ReadonlyArray<ToolSpec<never>> = [
+/**
+ * The conformance tools, their trigger tools calling `triggers` (or failing,
+ * saying they are not wired, without). Their args types differ, so the list is
+ * typed at the contract's `never`.
+ */
+export function conformanceToolsWith(triggers: ConformanceTriggers | undefined): ReadonlyArray<ToolSpec<never>> {
+  return [...baseTools, ...inputRequiredTools, testMissingCapability, testStreamingElicitation, testLoggingTool, testCustomHeader, ...triggerTools(triggers)] as ReadonlyArray<ToolSpec<never>>;
+}
+
+const baseTools = [
   testSimpleText,
   testImageContent,
   testAudioContent,
@@ -28,7 +38,10 @@ export const conformanceTools: ReadonlyArray<ToolSpec<never>> = [
   testElicitationEnums,
   jsonSchema2020Tool,
   testReconnection,
-] as ReadonlyArray<ToolSpec<never>>;
+];
+
+/** The conformance tools as the `conformance` extension serves them (trigger tools not wired). */
+export const conformanceTools: ReadonlyArray<ToolSpec<never>> = conformanceToolsWith(undefined);
 
 /** The names of {@link conformanceTools}, in list order. */
 export const CONFORMANCE_TOOL_NAMES: readonly string[] = conformanceTools.map((tool) => tool.name);

@@ -5,7 +5,8 @@
  * resources, prompts, instructions, and the extensions whose `onServer` hooks
  * participate. Minting a server from it copies none of this.
  */
-import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from './sdk/inputRequired.js';
 import { describeValue, ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import type { McpExtension } from './extension.js';
 import type { Logger } from './logger.js';
@@ -34,8 +35,8 @@ export interface ServedTool {
   readonly listEntry: Tool;
   readonly input: ResolvedSchema | undefined;
   readonly outputJson: JsonSchemaObject | undefined;
-  /** Validates, calls (bounded), converts. Never throws for a handler's failure. */
-  invoke(args: unknown, ctx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult>;
+  /** Validates, calls (bounded), converts. Never throws for a handler's failure. An input-required result passes through unconverted. */
+  invoke(args: unknown, ctx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult | InputRequiredResult>;
 }
 
 /** A resource or prompt with its offering extension. */
@@ -117,7 +118,7 @@ export function serveTool(
   const log = options.logger.child({ extension, tool: spec.name });
   const listEntry = renderListEntry(spec, input, outputJson);
 
-  const invoke = async (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult> => {
+  const invoke = async (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult | InputRequiredResult> => {
     let args: Record<string, unknown> = (rawArgs ?? {}) as Record<string, unknown>;
     if (input) {
       const checked = await input.validate(rawArgs ?? {});
@@ -140,6 +141,8 @@ export function serveTool(
     try {
       const value = await withTimeout(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, () => timedOut);
       const result = toCallToolResult(value, spec.outputSchema !== undefined);
+      // Not the tool's answer yet: the client fulfils the input requests and calls again.
+      if (isInputRequiredResult(result)) return result;
       if (output && result.structuredContent !== undefined && result.isError !== true) {
         const checked = await output.validate(result.structuredContent);
         if (!checked.ok) return toolErrorResult(`Output validation error: tool "${spec.name}" returned structured content that does not match its output schema: ${checked.message}`);

@@ -34,9 +34,18 @@ describe('parseCommandOptions', () => {
       toolsetsTool: true,
       sessions: true,
       logLevel: 'info',
+      requestStateKey: undefined,
       help: false,
       version: false,
     });
+  });
+
+  it('reads the requestState key from --request-state-key or REACTOR_MCP_REQUEST_STATE_KEY, and refuses one under 32 bytes', () => {
+    const key = 'k'.repeat(32);
+    expect(parseCommandOptions(['--request-state-key', key], {}).requestStateKey).toBe(key);
+    expect(parseCommandOptions([], { REACTOR_MCP_REQUEST_STATE_KEY: key }).requestStateKey).toBe(key);
+    expect(() => parseCommandOptions(['--request-state-key', 'short'], {})).toThrow('flag "--request-state-key": is too short to sign requestState; expected at least 32 bytes, received 5 byte(s)');
+    expect(() => parseCommandOptions([], { REACTOR_MCP_REQUEST_STATE_KEY: 'k'.repeat(31) })).toThrow('REACTOR_MCP_REQUEST_STATE_KEY');
   });
 
   it('reads every flag', () => {

@@ -88,7 +88,12 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const logger = await deps.createLogger(options.logLevel, options.name);
   const entries = await deps.loadExtensions({ logger, ...(options.extensions ? { names: options.extensions } : {}), ...(deps.root ? { root: deps.root } : {}) });
-  const host = await deps.buildHost(entries, { name: options.name, toolsetsTool: options.toolsetsTool, logger });
+  const host = await deps.buildHost(entries, {
+    name: options.name,
+    toolsetsTool: options.toolsetsTool,
+    logger,
+    ...(options.requestStateKey === undefined ? {} : { requestStateKey: options.requestStateKey }),
+  });
   let served: { running: RunningCommand; ended: Promise<void> | undefined };
   try {
     served = options.transport === 'http' ? { running: await serveHttp(host, options, deps, logger), ended: undefined } : await serveOverStdio(host, options, deps);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
 import { EXTENSION_NAME_PATTERN } from './extension.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
 
 /** What the command was asked to do, after flags, environment and defaults. */
 export interface CommandOptions {
@@ -25,6 +26,8 @@ export interface CommandOptions {
   readonly toolsetsTool: boolean;
   readonly sessions: boolean;
   readonly logLevel: LogLevel;
+  /** Signs the `requestState` of input-required results (≥ 32 bytes; replicas share it); undefined: a random key per process. */
+  readonly requestStateKey: string | undefined;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -47,6 +50,7 @@ const FLAGS = {
   sessions: { type: 'boolean' },
   stateless: { type: 'boolean' },
   'log-level': { type: 'string' },
+  'request-state-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies Record<string, Flag>;
@@ -73,6 +77,8 @@ Options (flags win over environment variables):
   --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
   --sessions | --stateless    REACTOR_MCP_SESSIONS        default sessions on
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
+  --request-state-key KEY     REACTOR_MCP_REQUEST_STATE_KEY  signs requestState (at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes; every
+                                                          replica needs the same); default a random key per process
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 `;
@@ -167,6 +173,10 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   for (const name of allowedHosts ?? []) {
     if (!/^[A-Za-z0-9.[\]:-]+$/.test(name)) throw invalid(allowedHostsFrom, 'names an invalid host', 'a host name such as mcp.example.com (optionally with :port)', describeValue(name));
   }
+  const requestStateKey = pick('request-state-key', 'REACTOR_MCP_REQUEST_STATE_KEY');
+  if (requestStateKey !== undefined && Buffer.byteLength(requestStateKey.value, 'utf8') < MIN_REQUEST_STATE_KEY_BYTES) {
+    throw invalid(requestStateKey.from, 'is too short to sign requestState', `at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes`, `${Buffer.byteLength(requestStateKey.value, 'utf8')} byte(s)`, 'generate one with `openssl rand -base64 48` and give every replica the same key');
+  }
   const ignoreQueryKeys = strings.get('ignore-query-key') ?? [];
   if (ignoreQueryKeys.some((k) => k.trim() === '')) throw invalid('flag "--ignore-query-key"', 'is empty', 'a query key such as utm_source');
 
@@ -184,6 +194,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     toolsetsTool: toggle('toolsets-tool', 'no-toolsets-tool', 'REACTOR_MCP_TOOLSETS_TOOL', true),
     sessions: toggle('sessions', 'stateless', 'REACTOR_MCP_SESSIONS', true),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
+    requestStateKey: requestStateKey?.value,
     help: booleans.has('help'),
     version: booleans.has('version'),
   };

@@ -86,6 +86,35 @@ describe('building a server for a selection', () => {
   });
 });
 
+describe('onChange', () => {
+  it('reports a surface change on add, enable and disable, and resource updates, until unsubscribed', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger });
+    const changes: string[] = [];
+    const stop = host.onChange((change) => changes.push(change.kind === 'surface' ? 'surface' : `updated ${change.uri}`));
+    await host.disable('library');
+    await host.enable('library');
+    await host.add(defineExtension({ manifest: { name: 'late', version: '1.0.0' } }));
+    await host.notifyResourceUpdated('test://r');
+    stop();
+    await host.disable('library');
+    expect(changes).toEqual(['surface', 'surface', 'surface', 'updated test://r']);
+  });
+
+  it('keeps a throwing listener from stopping the others or the change itself', async () => {
+    const logger = captureLogger();
+    const host = await buildHost(cast(), { logger });
+    const heard: string[] = [];
+    host.onChange(() => {
+      throw new Error('boom');
+    });
+    host.onChange((change) => heard.push(change.kind));
+    await host.disable('library');
+    expect(heard).toEqual(['surface']);
+    expect(host.report().extensions.find((e) => e.name === 'library')?.state).toBe('disabled');
+    expect(logger.entries.some((e) => e.level === 'error' && e.msg?.includes('boom') === true)).toBe(true);
+  });
+});
+
 describe('activation', () => {
   function held(calls: string[]) {
     return defineExtension({

@@ -12,7 +12,8 @@
  */
 import { assembleBlueprint } from './assembleBlueprint.js';
 import { builtServerOf, withUnknown, type BuiltServer, type Minter } from './builtServer.js';
-import { ErrorCodes, ReactorError } from './errors.js';
+import { ChangeFeed, type HostChangeListener } from './changes.js';
+import { ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import type { ExtensionInput } from './extension.js';
 import { blueprintKey, HostCache, tenantKey, type CacheEntry } from './hostCache.js';
 import { readDeniedOnce, withoutDenied, type BuildOptions, type HostOptions } from './hostOptions.js';
@@ -20,6 +21,7 @@ import { describeFrom, reportFrom, type HostDescription, type HostReport } from 
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import { ProblemLog, type Problem } from './problems.js';
+import { createRequestStateSeal, type RequestStateSeal } from './sdk/requestState.js';
 import { Registry, type ExtensionRecord } from './registry.js';
 import { resolveOfferings, selectOfferings, type Offering } from './resolve.js';
 import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
@@ -55,6 +57,8 @@ export class McpHost {
   private readonly registry: Registry;
   private readonly cache: HostCache;
   private readonly subscriptions = new Subscriptions();
+  private readonly requestState: RequestStateSeal;
+  private readonly changes: ChangeFeed;
   private readonly listTool: ServedTool;
 
   constructor(options: HostOptions = {}) {
@@ -62,6 +66,8 @@ export class McpHost {
     this.name = options.name ?? 'reactor-mcp-server';
     this.version = options.version ?? HOST_VERSION;
     this.logger = options.logger ?? createStderrLogger('warn', { name: this.name });
+    this.requestState = createRequestStateSeal({ key: options.requestStateKey, logger: this.logger });
+    this.changes = new ChangeFeed((error) => this.logger.error({}, `a host change listener threw: ${errorMessage(error)}`));
     this.cache = new HostCache(options.maxCachedSelections ?? 64);
     this.registry = new Registry({
       logger: this.logger,
@@ -130,10 +136,25 @@ export class McpHost {
     await this.registry.stopAll();
   }
 
-  /** Drops every cached blueprint and increments `revision`. Open sessions keep theirs. */
+  /**
+   * Drops every cached blueprint and increments `revision`. Open sessions keep
+   * theirs. Reports a `surface` change to {@link onChange} listeners (every
+   * `add`, `enable`, `disable` and wake comes through here).
+   */
   forgetBuilt(): void {
     this.cache.forget();
     this._revision++;
+    this.changes.emit({ kind: 'surface' });
+  }
+
+  /**
+   * Calls `listener` on every change: `surface` when what a selection serves
+   * may differ (the HTTP app then tells `subscriptions/listen` streams the
+   * tools, prompts and resources lists changed), `resource_updated` from
+   * {@link notifyResourceUpdated}. Returns the unsubscribe.
+   */
+  onChange(listener: HostChangeListener): () => void {
+    return this.changes.watch(listener);
   }
 
   /**
@@ -216,6 +237,7 @@ export class McpHost {
       problems: this.problems,
       subscriptions: this.subscriptions,
       stats: this.stats,
+      requestState: this.requestState,
     };
     return {
       now: (selection: Selection) => mintServerNow(entry.blueprint, selection, options).server,
@@ -271,8 +293,13 @@ export class McpHost {
     return reportFrom(this, this.registry.records, this.problems.list());
   }
 
-  /** Tells every session subscribed to `uri` that it changed. Returns how many were told. */
+  /**
+   * Tells every 2025 session subscribed to `uri` that it changed, and
+   * {@link onChange} listeners (the HTTP app's `subscriptions/listen` streams
+   * of 2026-07-28 clients). Returns how many sessions were told.
+   */
   async notifyResourceUpdated(uri: string): Promise<number> {
+    this.changes.emit({ kind: 'resource_updated', uri });
     return await this.subscriptions.notify(uri);
   }
 

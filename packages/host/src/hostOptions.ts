@@ -31,6 +31,13 @@ export interface HostOptions {
   readonly onStopTimeoutMs?: number;
   /** How many blueprints (tenant × selection) are kept; least recently used go first. Default 64. */
   readonly maxCachedSelections?: number;
+  /**
+   * The key (at least 32 bytes) that signs the `requestState` of input-required
+   * results, so a client cannot alter it between rounds. Every replica serving
+   * one client needs the same key. Default: a random key per process (with a
+   * warning the first time a state is signed).
+   */
+  readonly requestStateKey?: string | Uint8Array;
 }
 
 /** Options of a build, describe or read. */

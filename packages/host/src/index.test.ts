@@ -10,8 +10,9 @@ import * as testing from './testing/index.js';
 
 const VALUES = [
   'COMMAND_HELP', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS',
-  'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_NAME_PATTERN', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp',
-  'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'isExtension', 'isReactorError',
+  'MIN_REQUEST_STATE_KEY_BYTES', 'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_NAME_PATTERN', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp',
+  'acceptedContent', 'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'inputRequired', 'inputResponse',
+  'isExtension', 'isInputRequiredResult', 'isReactorError',
   'loadExtensions', 'mergeSelections', 'namesInSelection', 'onToolset', 'parseCommandOptions', 'parseSelection', 'runCommand',
   'selectionToQuery', 'serveStdio', 'silentLogger', 'toCallToolResult', 'unknownNames',
 ];
@@ -19,7 +20,8 @@ const VALUES = [
 const TYPES = [
   'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
   'Completions', 'Conflict', 'DeferredExtension', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus',
-  'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema',
+  'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema',
+  'InputRequiredResult',
   'JsonSchemaObject', 'ListedResource', 'LoadExtensionsOptions', 'LogFn', 'LogLevel', 'Logger', 'McpApp', 'McpAppAuthOptions',
   'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
   'ReactorErrorDetails', 'ReactorMcpEntry', 'ReadResourceResult', 'ResourceSpec', 'RunningCommand', 'SchemaLike', 'Selection',

@@ -19,7 +19,9 @@ export {
 } from './selection.js';
 export type { Selection, SelectionInput, ToolsetActivation } from './selection.js';
 export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './tool.js';
-export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult } from './tool.js';
+export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult, InputRequiredResult } from './tool.js';
+export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './sdk/inputRequired.js';
+export { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
 export type { Toolset, DescribedToolset } from './toolset.js';
 export type { ToolExtension, AnyToolHandler } from './toolExtension.js';
 export type { ResourceSpec, PromptSpec, ListedResource, Completions, CompletionContext, ReadResourceResult, GetPromptResult } from './resource.js';
@@ -28,6 +30,7 @@ export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, Deferre
 export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
 export { buildHost, McpHost } from './host.js';
 export type { HostOptions, BuildOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
+export type { HostChange, HostChangeListener } from './changes.js';
 export type { Conflict } from './resolve.js';
 export type { Problem } from './problems.js';
 export type { ServerFactory } from './sdk/mint.js';

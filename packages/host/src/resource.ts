@@ -2,7 +2,7 @@
  * Resources and prompts an extension offers at `mcp.resources` / `mcp.prompts`.
  * Like tools, they belong to a toolset and are served only where it is active.
  */
-import { UriTemplate, type GetPromptResult, type ReadResourceResult, type ServerContext } from '@modelcontextprotocol/server';
+import { UriTemplate, type GetPromptResult, type InputRequiredResult, type ReadResourceResult, type ServerContext } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
 import { isSchemaLike, type SchemaLike } from './schema.js';
 
@@ -34,8 +34,8 @@ export interface ResourceSpec {
   readonly mimeType?: string;
   /** The toolset it belongs to; default: its extension's first declared toolset. */
   readonly toolset?: string;
-  /** Reads one resource; returns the protocol's `{ contents }` result, passed through. */
-  read(uri: URL, variables: Readonly<Record<string, string | string[]>>, ctx: ServerContext): ReadResourceResult | Promise<ReadResourceResult>;
+  /** Reads one resource; returns the protocol's `{ contents }` result (or an input-required result, 2026-07-28), passed through. */
+  read(uri: URL, variables: Readonly<Record<string, string | string[]>>, ctx: ServerContext): ReadResourceResult | InputRequiredResult | Promise<ReadResourceResult | InputRequiredResult>;
   /** Lists a template's resources (for `resources/list`). */
   list?(ctx: ServerContext): ListedResource[] | Promise<ListedResource[]>;
   /** Completions for the template's variables. */
@@ -62,8 +62,12 @@ export interface PromptSpec {
   readonly argsSchema?: SchemaLike;
   /** The toolset it belongs to; default: its extension's first declared toolset. */
   readonly toolset?: string;
-  /** Returns the protocol's `{ messages }` result, passed through. */
-  get(args: Record<string, string | undefined>, ctx: ServerContext): GetPromptResult | Promise<GetPromptResult>;
+  /**
+   * Returns the protocol's `{ messages }` result, passed through — or an
+   * input-required result (`inputRequired({ … })`, 2026-07-28): the client
+   * fulfils its requests and asks again; its `requestState` is signed by the host.
+   */
+  get(args: Record<string, string | undefined>, ctx: ServerContext): GetPromptResult | InputRequiredResult | Promise<GetPromptResult | InputRequiredResult>;
   /** Completions for the prompt's arguments. */
   readonly complete?: Completions;
 }

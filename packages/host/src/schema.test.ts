@@ -13,6 +13,26 @@ import {
 import { createStats } from './stats.js';
 
 describe('resolveSchema', () => {
+  it('lists a plain JSON Schema with every keyword as written (composition, conditionals, anchors, refs, 2020-12 vocabulary)', () => {
+    const written = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { city: { type: 'string' } } } },
+      properties: { address: { $ref: '#/$defs/address' }, kind: { enum: ['a', 'b'] }, phone: { type: 'string' }, email: { type: 'string' } },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      oneOf: [{ required: ['kind'] }, { not: { required: ['kind'] } }],
+      not: { required: ['forbidden'] },
+      if: { properties: { kind: { const: 'a' } } },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
+      dependentSchemas: { phone: { required: ['kind'] } },
+      unevaluatedProperties: false,
+    };
+    const { json, plain } = resolveSchema(structuredClone(written));
+    expect(plain).toBe(true);
+    expect(json).toEqual(written);
+  });
+
   describe('a zod object', () => {
     const schema = z.object({ sandboxName: z.string(), variant: z.string().default('eval') });
 

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorCodes, isReactorError, type ReactorError } from './errors.js';
+import { inputRequired } from './sdk/inputRequired.js';
 import { testContext } from './testing/index.js';
 import {
   assertValidToolSpec,
@@ -229,6 +230,11 @@ describe('toCallToolResult (what a handler returned, converted after the outermo
     };
     expect(toCallToolResult(result, true)).toBe(result);
     expect(toCallToolResult(result, false)).toBe(result);
+  });
+
+  it('passes an input-required result (2026-07-28) through unchanged: it has no content and is not JSON to show', () => {
+    const asking = inputRequired({ inputRequests: { roots: inputRequired.listRoots() }, requestState: 'r1' });
+    expect(toCallToolResult(asking, true)).toBe(asking);
   });
 
   it('passes an error result through as is', () => {

@@ -3,12 +3,13 @@
  * an ordinary handler function, so a test calls `tool.handler(args, ctx)` with
  * no server at all.
  */
-import type { CallToolResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from './sdk/inputRequired.js';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
 import { isSchemaLike, isStandardSchema, type InferSchema, type SchemaLike } from './schema.js';
 import { isTimeLimit, MAX_TIMER_MS } from './timeLimit.js';
 
-export type { ToolAnnotations, CallToolResult };
+export type { ToolAnnotations, CallToolResult, InputRequiredResult };
 
 /**
  * The context a tool handler receives: the SDK's own handler context, unchanged,
@@ -142,12 +143,14 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
 
 /**
  * Converts what the outermost handler returned into a `CallToolResult`:
- * a result passes through; a string becomes one text item; `undefined` an
- * empty list; any other JSON value a JSON text item — and `structuredContent`
- * too when the tool has an output schema and the value is an object.
+ * a result passes through; an input-required result (`inputRequired({ … })`,
+ * the 2026-07-28 multi-round-trip pattern) passes through unchanged too; a
+ * string becomes one text item; `undefined` an empty list; any other JSON
+ * value a JSON text item — and `structuredContent` too when the tool has an
+ * output schema and the value is an object.
  */
-export function toCallToolResult(value: unknown, hasOutputSchema: boolean): CallToolResult {
-  if (isCallToolResult(value)) return value;
+export function toCallToolResult(value: unknown, hasOutputSchema: boolean): CallToolResult | InputRequiredResult {
+  if (isCallToolResult(value) || isInputRequiredResult(value)) return value;
   if (value === undefined) return { content: [] };
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   // JSON.stringify answers undefined for functions and symbols: say what they were instead.

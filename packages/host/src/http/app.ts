@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import { InMemoryServerEventBus, type AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
 import type { Selection } from '../selection.js';
@@ -14,6 +14,7 @@ import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import { checkHostAndOrigin, hostPolicyFor, jsonRpcErrorBody, JsonRpcCodes, writeJson } from './guards.js';
 import { healthzResponse, toolsetsBody } from './infoRoutes.js';
+import { publishHostChanges } from './listChanged.js';
 import { resolveAppOptions, type McpAppOptions } from './options.js';
 import { McpEndpoint } from './protocol.js';
 import { pathTail, requestSelection, selectionHeaderValues, splitTarget, type SelectionSources } from './requestSelection.js';
@@ -98,8 +99,11 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const auth: AuthGate | undefined = options.auth ? createAuthGate(options.auth, logger) : undefined;
   const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger) : undefined;
   const unknown = new UnknownNameLog(logger);
-  const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes);
   const onerror = (error: Error) => logger.error({ err: error }, `HTTP request failed: ${error.message}`);
+  // One bus per app unless given: a module-wide default would mix the changes of unrelated hosts.
+  const bus = options.bus ?? new InMemoryServerEventBus((error) => logger.error({ err: error }, `a listen-stream listener failed: ${error.message}`));
+  const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus);
+  const stopPublishing = publishHostChanges(host, bus);
   let closing: Promise<void> | undefined;
 
   function match(pathname: string): Route | undefined {
@@ -210,6 +214,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   Object.defineProperty(app, 'sessionCount', { get: () => sessions?.size ?? 0, enumerable: true });
   app.close = () =>
     (closing ??= (async () => {
+      stopPublishing();
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);

@@ -3,7 +3,7 @@
  * option fails at start-up with `REACTOR_OPTION_INVALID`, never on a request).
  */
 import type { IncomingMessage } from 'node:http';
-import type { EventStore } from '@modelcontextprotocol/server';
+import type { EventStore, ServerEventBus } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { parseSelection, type Selection } from '../selection.js';
@@ -22,8 +22,22 @@ export interface McpAppOptions {
   readonly healthz?: boolean | string;
   /** `GET /toolsets`; `false` to serve your own, or another path. Default `/toolsets`. */
   readonly toolsetsRoute?: boolean | string;
-  /** Resumable streams for sessions (the SDK's `EventStore`), passed to each session's transport. */
+  /**
+   * Resumable streams for sessions (the SDK's `EventStore`). Each session gets
+   * its own view of it: event ids name their session, and a `Last-Event-ID`
+   * from another session resolves to nothing (400), so one session can never
+   * replay another's events.
+   */
   readonly eventStore?: EventStore;
+  /**
+   * Where the host's changes are published for 2026-07-28 `subscriptions/listen`
+   * streams (the SDK's `ServerEventBus`): tools/prompts/resources list changed
+   * when the host's surface changes, resource updated from
+   * `host.notifyResourceUpdated`. Default: a new in-process
+   * `InMemoryServerEventBus` for this app. Replicas share changes by passing a
+   * bus over their own pub/sub (Redis, say).
+   */
+  readonly bus?: ServerEventBus;
   /** The SSE `retry` hint (ms) sent with resumable streams. */
   readonly retryInterval?: number;
   /** Used when a request names nothing (after `ignoreQueryKeys` are dropped): a query string or a selection. */

@@ -2,6 +2,7 @@
  * The endpoint without sockets: what it builds, and when. The selection is
  * resolved (and the host built) only once a server is actually needed.
  */
+import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { buildHost, defineExtension, defineTool, silentLogger, type McpHost } from '../index.js';
 import { EMPTY_SELECTION, type Selection } from '../selection.js';
@@ -17,7 +18,7 @@ const ext = defineExtension({
 async function endpoint(sessions = true): Promise<{ host: McpHost; endpoint: McpEndpoint }> {
   const host = await buildHost([ext], { logger: silentLogger });
   const store = sessions ? new SessionStore({}, {}, silentLogger) : undefined;
-  return { host, endpoint: new McpEndpoint(host, store, silentLogger, new UnknownNameLog(silentLogger), 1 << 20) };
+  return { host, endpoint: new McpEndpoint(host, store, silentLogger, new UnknownNameLog(silentLogger), 1 << 20, new InMemoryServerEventBus()) };
 }
 
 function call(request: Request, selection: () => Selection | Response = () => EMPTY_SELECTION): EndpointRequest & { resolved: number } {

@@ -19,6 +19,7 @@ import {
   legacyStatelessFallback,
   type AuthInfo,
   type McpServerFactory,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { errorMessage } from '../errors.js';
 import type { BuiltServer, McpHost } from '../host.js';
@@ -26,6 +27,7 @@ import type { Logger } from '../logger.js';
 import type { Selection } from '../selection.js';
 import { principalOf } from './auth.js';
 import { jsonRpcError, JsonRpcCodes, readJsonBody, requestIdOf } from './guards.js';
+import { advertiseListChanged } from '../sdk/listChanged.js';
 import type { SessionStore } from './sessions.js';
 import type { UnknownNameLog } from './unknownNames.js';
 
@@ -61,12 +63,16 @@ export class McpEndpoint {
     private readonly logger: Logger,
     private readonly unknown: UnknownNameLog,
     maxBodyBytes: number,
+    bus: ServerEventBus,
   ) {
     const factory: McpServerFactory = async (ctx) => {
       try {
         const plan = ctx.requestInfo ? this.plans.get(ctx.requestInfo) : undefined;
         if (!plan) throw new Error('no selection was resolved for this request before its server was needed');
-        return await plan.built.createServer({ selection: plan.selection });
+        const server = await plan.built.createServer({ selection: plan.selection });
+        // Each 2026-07-28 request gets the current blueprint, and the bus carries changes to listen streams.
+        if (ctx.era === 'modern') advertiseListChanged(server);
+        return server;
       } catch (error) {
         this.logger.error({ err: error instanceof Error ? error : undefined }, `minting a server for a request failed: ${errorMessage(error)}`);
         throw error;
@@ -75,7 +81,7 @@ export class McpEndpoint {
     // The SDK reports client mistakes here too (bad headers, wrong versions): debug, so a
     // misbehaving client cannot flood the log. Our own failures are logged above at error.
     const onerror = (error: Error) => this.logger.debug({ err: error }, `MCP request refused or failed: ${error.message}`);
-    this.modern = createMcpHandler(factory, { legacy: 'reject', onerror, maxRequestBodySize: maxBodyBytes });
+    this.modern = createMcpHandler(factory, { legacy: 'reject', onerror, maxRequestBodySize: maxBodyBytes, bus });
     this.stateless = legacyStatelessFallback(factory, onerror, { maxRequestBodySize: maxBodyBytes });
   }
 

@@ -11,6 +11,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type EventStor
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { jsonRpcError, JsonRpcCodes, requestIdOf } from './guards.js';
+import { sessionEventStore } from './sessionEventStore.js';
 
 /** The `sessions` option when given as an object. */
 export interface McpAppSessionOptions {
@@ -99,9 +100,12 @@ export class SessionStore {
     try {
       server = await init.mint();
       const minted = server;
+      // Chosen here, not by the transport, so the session's view of the event store can name it.
+      const sessionId = randomUUID();
+      const eventStore = this.transportOptions.eventStore;
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        ...(this.transportOptions.eventStore ? { eventStore: this.transportOptions.eventStore } : {}),
+        sessionIdGenerator: () => sessionId,
+        ...(eventStore ? { eventStore: sessionEventStore(eventStore, sessionId) } : {}),
         ...(this.transportOptions.retryInterval !== undefined ? { retryInterval: this.transportOptions.retryInterval } : {}),
         onsessioninitialized: (id) => {
           registered = true;

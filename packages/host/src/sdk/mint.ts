@@ -6,7 +6,8 @@
  * (here), the tool table's handlers, resources, prompts, completions,
  * subscriptions, and the methods an `onServer` hook's registrations go through
  * (`hookRegistration.ts`). Outside it, the host uses the SDK only through its
- * transports (`http/protocol.ts`, `http/sessions.ts`, `stdio.ts`), `fromJsonSchema`
+ * transports (`http/protocol.ts`, `http/sessions.ts`, `stdio.ts`) and its
+ * listen-stream event bus (`http/app.ts`, `http/listChanged.ts`), `fromJsonSchema`
  * (`schema.ts`), `UriTemplate` (`resource.ts`) and its types. An SDK upgrade
  * that changes how servers are built touches this folder.
  *
@@ -18,7 +19,7 @@
  * A per-server overlay, made only when an `onServer` hook changes a tool,
  * keeps hooks' changes to their own server.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
 import type { OnServerContext } from '../extension.js';
 import type { Logger } from '../logger.js';
@@ -28,6 +29,7 @@ import type { HostStats } from '../stats.js';
 import { withTimeout } from '../timeLimit.js';
 import type { Blueprint, ConnectionInfo } from '../blueprint.js';
 import { routeHookTools } from './hookRegistration.js';
+import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
@@ -45,6 +47,8 @@ export interface MintOptions {
   readonly problems: ProblemLog;
   readonly subscriptions: Subscriptions;
   readonly stats: HostStats;
+  /** Seals the `requestState` of input-required results and verifies it on the retry. */
+  readonly requestState: RequestStateSeal;
 }
 
 /** The default factory: a plain SDK server advertising logging. */
@@ -91,14 +95,17 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   low.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = table.get(request.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    const result: CallToolResult = await tool.invoke(request.params.arguments, ctx, connection);
+    // Verified before any wrapper runs; sealed after the outermost returned.
+    const target = `tools/call:${tool.name}`;
+    const result = await tool.invoke(request.params.arguments, await options.requestState.open(ctx, target), connection);
+    if (isInputRequiredResult(result)) return await options.requestState.seal(result, target, ctx);
     return low.projectCallToolResult(result, tool.outputJson);
   });
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, options.subscriptions, options.logger, options.stats);
+  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, stats: options.stats, requestState: options.requestState });
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);

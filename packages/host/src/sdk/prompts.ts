@@ -6,7 +6,7 @@ import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextp
 import type { PromptSpec } from '../resource.js';
 import { resolveSchema, type JsonSchemaObject } from '../schema.js';
 import type { HostStats } from '../stats.js';
-import type { ServerContent } from './serverContent.js';
+import type { ContentServices, ServerContent } from './serverContent.js';
 
 function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: string; description?: string; required?: boolean }> {
   if (!spec.argsSchema) return [];
@@ -20,7 +20,7 @@ function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: stri
   }));
 }
 
-export function installPrompts(server: McpServer, content: ServerContent, stats: HostStats): void {
+export function installPrompts(server: McpServer, content: ServerContent, { stats, requestState }: Pick<ContentServices, 'stats' | 'requestState'>): void {
   const low = server.server;
   low.registerCapabilities({ prompts: {} });
   low.setRequestHandler('prompts/list', () => ({
@@ -40,6 +40,8 @@ export function installPrompts(server: McpServer, content: ServerContent, stats:
       if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt ${request.params.name}: ${checked.message}`);
       args = checked.value as Record<string, string | undefined>;
     }
-    return await offered.spec.get(args, ctx);
+    // An input-required result passes through, its requestState sealed (requestState.ts).
+    const target = `prompts/get:${offered.spec.name}`;
+    return await requestState.seal(await offered.spec.get(args, await requestState.open(ctx, target)), target, ctx);
   });
 }

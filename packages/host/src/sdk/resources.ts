@@ -5,19 +5,17 @@
  */
 import { ProtocolError, ProtocolErrorCode, UriTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
-import type { Logger } from '../logger.js';
 import { LruCache } from '../lruCache.js';
 import type { ResourceSpec } from '../resource.js';
 import type { Offered } from '../blueprint.js';
-import type { ServerContent } from './serverContent.js';
-import type { Subscriptions } from './subscriptions.js';
+import type { ContentServices, ServerContent } from './serverContent.js';
 
 interface TemplateEntry {
   readonly offered: Offered<ResourceSpec>;
   readonly template: UriTemplate;
 }
 
-export function installResources(server: McpServer, content: ServerContent, subscriptions: Subscriptions, logger: Logger): void {
+export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, requestState }: Pick<ContentServices, 'subscriptions' | 'logger' | 'requestState'>): void {
   const low = server.server;
   const subscribable = content.resources.some((r) => r.spec.subscribe === true);
   low.registerCapabilities({ resources: subscribable ? { subscribe: true } : {} });
@@ -60,11 +58,12 @@ export function installResources(server: McpServer, content: ServerContent, subs
   low.setRequestHandler('resources/read', async (request, ctx) => {
     const { fixed, templates } = index();
     const uri = request.params.uri;
+    const target = `resources/read:${uri}`;
     const exact = fixed.get(uri);
-    if (exact) return await exact.spec.read(new URL(uri), {}, ctx);
+    if (exact) return await requestState.seal(await exact.spec.read(new URL(uri), {}, await requestState.open(ctx, target)), target, ctx);
     for (const { offered, template } of templates) {
       const variables = template.match(uri);
-      if (variables) return await offered.spec.read(new URL(uri), variables, ctx);
+      if (variables) return await requestState.seal(await offered.spec.read(new URL(uri), variables, await requestState.open(ctx, target)), target, ctx);
     }
     throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${uri} not found`, { uri });
   });

@@ -13,6 +13,7 @@ import { installCompletions } from './completions.js';
 import { routeHookPrompts, routeHookResources } from './hookRegistration.js';
 import { installPrompts } from './prompts.js';
 import { installResources } from './resources.js';
+import type { RequestStateSeal } from './requestState.js';
 import type { Subscriptions } from './subscriptions.js';
 
 /** A server's resources and prompts: the blueprint's until a hook adds one. */
@@ -21,19 +22,28 @@ export interface ServerContent {
   prompts: ReadonlyArray<Offered<PromptSpec>>;
 }
 
+/** What the content handlers use besides the tables. */
+export interface ContentServices {
+  readonly subscriptions: Subscriptions;
+  readonly logger: Logger;
+  readonly stats: HostStats;
+  /** Seals the `requestState` of input-required results and verifies it on the retry (prompts/get, resources/read). */
+  readonly requestState: RequestStateSeal;
+}
+
 /**
  * Installs the handlers a blueprint's resources, prompts and completions need,
  * and routes an `onServer` hook's `registerResource`/`registerPrompt` into this
  * server's tables (the SDK would otherwise refuse: the handlers already exist).
  */
-export function installContent(server: McpServer, blueprint: Blueprint, subscriptions: Subscriptions, logger: Logger, stats: HostStats): void {
+export function installContent(server: McpServer, blueprint: Blueprint, services: ContentServices): void {
   const content: ServerContent = { resources: blueprint.resources, prompts: blueprint.prompts };
   if (content.resources.length > 0) {
-    installResources(server, content, subscriptions, logger);
+    installResources(server, content, services);
     routeHookResources(server, content);
   }
   if (content.prompts.length > 0) {
-    installPrompts(server, content, stats);
+    installPrompts(server, content, services);
     routeHookPrompts(server, content);
   }
   if (content.resources.some((r) => r.spec.complete) || content.prompts.some((p) => p.spec.complete)) installCompletions(server, content);

@@ -1,0 +1,22 @@
+/**
+ * Change notifications for 2026-07-28 clients: the host's changes published on
+ * the app's `ServerEventBus`, which the SDK's listen router turns into
+ * notifications on open `subscriptions/listen` streams. (The `listChanged`
+ * capabilities that promise them are advertised by `sdk/listChanged.ts`.)
+ */
+import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import type { HostChange } from '../changes.js';
+import type { McpHost } from '../host.js';
+
+/** The bus events a host change becomes. */
+export function busEventsFor(change: HostChange): ServerEvent[] {
+  if (change.kind === 'resource_updated') return [{ kind: 'resource_updated', uri: change.uri }];
+  return [{ kind: 'tools_list_changed' }, { kind: 'prompts_list_changed' }, { kind: 'resources_list_changed' }];
+}
+
+/** Publishes the host's changes on `bus` until the returned function is called. */
+export function publishHostChanges(host: McpHost, bus: ServerEventBus): () => void {
+  return host.onChange((change) => {
+    for (const event of busEventsFor(change)) bus.publish(event);
+  });
+}
