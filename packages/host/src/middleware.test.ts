@@ -81,16 +81,17 @@ describe('composeMiddleware', () => {
 });
 
 describe('assertValidMiddleware', () => {
+  const noop = (): unknown => undefined;
   it('accepts a named layer with a handle function', () => {
     expect(() => assertValidMiddleware({ name: 'audit', handle: () => undefined }, 'x')).not.toThrow();
   });
 
   it.each([
     [null, 'is not a middleware'],
-    [{ handle: () => undefined }, 'has no name'],
+    [{ handle: noop }, 'has no name'],
     [{ name: 'audit' }, 'has no handle function'],
-    [{ name: 'audit', handle: () => undefined, order: Number.NaN }, 'has an invalid order'],
-    [{ name: 'audit', handle: () => undefined, methods: ['tools/delete'] }, 'names an unknown method'],
+    [{ name: 'audit', handle: noop, order: Number.NaN }, 'has an invalid order'],
+    [{ name: 'audit', handle: noop, methods: ['tools/delete'] }, 'names an unknown method'],
   ])('refuses %j: %s, naming the extension', (value, problem) => {
     let error: unknown;
     try {

@@ -80,9 +80,9 @@ export class MiddlewareFailure extends Error {
   constructor(
     readonly middleware: string,
     readonly extension: string,
-    readonly cause: unknown,
+    cause: unknown,
   ) {
-    super(`Middleware "${middleware}" of extension "${extension}" failed, so this call is refused: ${errorMessage(cause)}`);
+    super(`Middleware "${middleware}" of extension "${extension}" failed, so this call is refused: ${errorMessage(cause)}`, { cause });
     this.name = 'MiddlewareFailure';
   }
 }

@@ -54,10 +54,14 @@ export function toolFilterOf(selection: Selection, operatorReadOnly = false): To
   };
 }
 
-/** The identity of a filter's effect: equal keys keep the same tools of any blueprint. */
+/**
+ * The identity of a filter: equal keys keep the same tools of any blueprint and
+ * report the same (who imposed read-only, what was ignored), however the
+ * selection was written.
+ */
 export function toolFilterKey(filter: ToolFilter): string {
   const names = (set: ReadonlySet<string> | undefined) => (set === undefined ? '*' : [...set].sort(compareCodePoints).join(','));
-  return `${names(filter.tools)}\u0000${names(filter.excludeTools)}\u0000${filter.readOnly ? 'ro' : 'rw'}`;
+  return [names(filter.tools), names(filter.excludeTools), filter.readOnly ? 'ro' : 'rw', filter.readOnlyBy ?? '', filter.ignored.join(',')].join('\u0000');
 }
 
 /**

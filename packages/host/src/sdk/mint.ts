@@ -27,7 +27,9 @@ import type { Selection } from '../selection.js';
 import type { HostStats } from '../stats.js';
 import { withTimeout } from '../timeLimit.js';
 import type { Blueprint, ConnectionInfo } from '../blueprint.js';
+import { serverMiddleware } from '../middlewareCalls.js';
 import { routeHookTools } from './hookRegistration.js';
+import { protocolErrorOnFailure } from './middlewareErrors.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
@@ -77,7 +79,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   options.stats.mints++;
   const factory = options.serverFactory ?? defaultServerFactory(options.serverName, options.serverVersion);
   const server = factory(options.serverName, blueprint.instructions);
-  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant };
+  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant, readOnlyBound: blueprint.filter?.readOnlyBy === 'operator' };
+  const middleware = serverMiddleware(blueprint, connection, options);
   const table = new ServerToolTable(blueprint);
   // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
   Object.defineProperty(server, TOOL_TABLE, { value: table });
@@ -87,18 +90,20 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   // resources, prompts and completions are advertised where they are installed.
   low.registerCapabilities({ tools: {}, logging: {} });
 
-  low.setRequestHandler('tools/list', () => table.listResult());
+  low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
   low.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = table.get(request.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    const result: CallToolResult = await tool.invoke(request.params.arguments, ctx, connection);
+    const result: CallToolResult = middleware
+      ? await middleware.callTool(tool, request.params.name, request.params.arguments, ctx)
+      : await tool.invoke(request.params.arguments, ctx, connection);
     return low.projectCallToolResult(result, tool.outputJson);
   });
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, options.subscriptions, options.logger, options.stats);
+  installContent(server, blueprint, options.subscriptions, options.logger, options.stats, middleware);
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);

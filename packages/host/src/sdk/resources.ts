@@ -9,6 +9,8 @@ import type { Logger } from '../logger.js';
 import { LruCache } from '../lruCache.js';
 import type { ResourceSpec } from '../resource.js';
 import type { Offered } from '../blueprint.js';
+import type { ServerMiddleware } from '../middlewareCalls.js';
+import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { ServerContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 
@@ -17,7 +19,7 @@ interface TemplateEntry {
   readonly template: UriTemplate;
 }
 
-export function installResources(server: McpServer, content: ServerContent, subscriptions: Subscriptions, logger: Logger): void {
+export function installResources(server: McpServer, content: ServerContent, subscriptions: Subscriptions, logger: Logger, middleware?: ServerMiddleware): void {
   const low = server.server;
   const subscribable = content.resources.some((r) => r.spec.subscribe === true);
   low.registerCapabilities({ resources: subscribable ? { subscribe: true } : {} });
@@ -57,9 +59,8 @@ export function installResources(server: McpServer, content: ServerContent, subs
       ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
     })),
   }));
-  low.setRequestHandler('resources/read', async (request, ctx) => {
+  const read = async (uri: string, ctx: Parameters<ResourceSpec['read']>[2]) => {
     const { fixed, templates } = index();
-    const uri = request.params.uri;
     const exact = fixed.get(uri);
     if (exact) return await exact.spec.read(new URL(uri), {}, ctx);
     for (const { offered, template } of templates) {
@@ -67,6 +68,11 @@ export function installResources(server: McpServer, content: ServerContent, subs
       if (variables) return await offered.spec.read(new URL(uri), variables, ctx);
     }
     throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${uri} not found`, { uri });
+  };
+  low.setRequestHandler('resources/read', async (request, ctx) => {
+    const uri = request.params.uri;
+    if (!middleware) return await read(uri, ctx);
+    return await protocolErrorOnFailure(middleware.around('resources/read', { uri, arguments: undefined }, ctx, () => read(uri, ctx)));
   });
   if (subscribable) {
     const canSubscribe = (uri: string) =>

@@ -4,6 +4,7 @@
  * `onServer` hook's `server.registerResource`/`registerPrompt` adds to this
  * server's own copy of a table (made only then), never to the blueprint.
  */
+import type { ServerMiddleware } from '../middlewareCalls.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import type { PromptSpec, ResourceSpec } from '../resource.js';
@@ -26,14 +27,14 @@ export interface ServerContent {
  * and routes an `onServer` hook's `registerResource`/`registerPrompt` into this
  * server's tables (the SDK would otherwise refuse: the handlers already exist).
  */
-export function installContent(server: McpServer, blueprint: Blueprint, subscriptions: Subscriptions, logger: Logger, stats: HostStats): void {
+export function installContent(server: McpServer, blueprint: Blueprint, subscriptions: Subscriptions, logger: Logger, stats: HostStats, middleware?: ServerMiddleware): void {
   const content: ServerContent = { resources: blueprint.resources, prompts: blueprint.prompts };
   if (content.resources.length > 0) {
-    installResources(server, content, subscriptions, logger);
+    installResources(server, content, subscriptions, logger, middleware);
     routeHookResources(server, content);
   }
   if (content.prompts.length > 0) {
-    installPrompts(server, content, stats);
+    installPrompts(server, content, stats, middleware);
     routeHookPrompts(server, content);
   }
   if (content.resources.some((r) => r.spec.complete) || content.prompts.some((p) => p.spec.complete)) installCompletions(server, content);
