@@ -9,8 +9,8 @@ import * as api from './index.js';
 import * as testing from './testing/index.js';
 
 const VALUES = [
-  'COMMAND_HELP', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS',
-  'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_NAME_PATTERN', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp',
+  'COMMAND_HELP', 'DEPRECATED_NAME_META', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS',
+  'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_FILTER_HEADERS', 'TOOL_NAME_PATTERN', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp',
   'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'isExtension', 'isReactorError',
   'loadExtensions', 'mergeSelections', 'namesInSelection', 'onToolset', 'parseCommandOptions', 'parseSelection', 'runCommand',
   'selectionToQuery', 'serveStdio', 'silentLogger', 'toCallToolResult', 'unknownNames',
@@ -18,10 +18,10 @@ const VALUES = [
 
 const TYPES = [
   'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
-  'Completions', 'Conflict', 'DeferredExtension', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus',
+  'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus',
   'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema',
   'JsonSchemaObject', 'ListedResource', 'LoadExtensionsOptions', 'LogFn', 'LogLevel', 'Logger', 'McpApp', 'McpAppAuthOptions',
-  'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
+  'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'Middleware', 'MiddlewareCall', 'MiddlewareMethod', 'MiddlewareNext', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
   'ReactorErrorDetails', 'ReactorMcpEntry', 'ReadResourceResult', 'ResourceSpec', 'RunningCommand', 'SchemaLike', 'Selection',
   'SelectionInput', 'ServeStdioOptions', 'ServerFactory', 'StandardSchemaLike', 'StdioServing', 'ToolAnnotations', 'ToolContext',
   'ToolDefinition', 'ToolExtension', 'ToolHandle', 'ToolHandler', 'ToolSpec', 'Toolset', 'ToolsetActivation', 'ToolsetsBody',
