@@ -117,7 +117,7 @@ function middlewareOf(records: readonly ExtensionRecord[], active: ReadonlySet<s
     const chain = composeMiddleware(layers, method);
     if (chain) chains[method] = chain;
   }
-  return chains as BlueprintMiddleware;
+  return chains;
 }
 
 /**

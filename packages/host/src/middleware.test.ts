@@ -34,9 +34,9 @@ describe('composeMiddleware', () => {
       [layer('b', { name: 'audit', order: 10, handle: trace('audit') }, 1), layer('a', { name: 'inner', handle: trace('inner') }, 0), layer('c', { name: 'second', handle: trace('second') }, 2)],
       'tools/call',
     )!;
-    const result = await chain(call, async () => {
+    const result = await chain(call, () => {
       seen.push('call');
-      return 'done';
+      return Promise.resolve('done');
     });
     expect(result).toBe('done');
     expect(seen).toEqual(['>audit', '>second', '>inner', 'call', '<inner', '<second', '<audit']);

@@ -141,7 +141,7 @@ export function composeMiddleware(layers: readonly MiddlewareOfExtension[], meth
       const layer = outermostFirst[index];
       if (layer === undefined) {
         try {
-          return await terminal(current.arguments as Record<string, unknown> | undefined);
+          return await terminal(current.arguments);
         } catch (error) {
           if (typeof error === 'object' && error !== null) passing.add(error);
           throw error;

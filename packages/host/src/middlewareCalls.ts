@@ -39,7 +39,7 @@ export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInf
   if (Object.keys(chains).length === 0) return undefined;
   const around = async <T>(method: MiddlewareMethod, details: RequestDetails, ctx: ServerContext, terminal: (args: Record<string, unknown> | undefined) => Promise<T>): Promise<T> => {
     const chain = chains[method];
-    if (!chain) return await terminal(details.arguments as Record<string, unknown> | undefined);
+    if (!chain) return await terminal(details.arguments);
     const call: MiddlewareCall = { method, ...details, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx };
     try {
       return (await chain(call, terminal)) as T;
