@@ -10,11 +10,13 @@ import { isInputRequiredResult } from './sdk/inputRequired.js';
 import { describeValue, ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import type { McpExtension } from './extension.js';
 import type { Logger } from './logger.js';
+import type { MiddlewareChain } from './middleware.js';
 import type { ProblemLog } from './problems.js';
 import type { PromptSpec, ResourceSpec } from './resource.js';
 import { EMPTY_OBJECT_SCHEMA, resolveSchema, type JsonSchemaObject, type ResolvedSchema } from './schema.js';
 import type { Selection } from './selection.js';
 import type { HostStats } from './stats.js';
+import type { ToolFilter } from './toolFilter.js';
 import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
 
@@ -23,6 +25,8 @@ export interface ConnectionInfo {
   readonly selection: Selection;
   readonly toolsets: ReadonlySet<string>;
   readonly tenant: string | undefined;
+  /** True when the operator imposed read-only (a selection cannot loosen it). */
+  readonly readOnlyBound?: boolean;
 }
 
 /** A tool ready to serve: resolved once, shared by every server of its blueprints. */
@@ -60,6 +64,20 @@ export interface Blueprint {
   readonly prompts: ReadonlyArray<Offered<PromptSpec>>;
   /** Extensions whose `onServer` runs on each server, in registration order. */
   readonly participants: ReadonlyArray<{ readonly name: string; readonly extension: McpExtension; readonly logger: Logger }>;
+  /** Deprecated names (`ToolSpec.aliases`) served here: alias → the tool's name. Callable through `toolIndex`, never listed. */
+  readonly aliases: ReadonlyMap<string, string>;
+  /** The participating extensions' middleware, composed once per method (absent: none wraps it). */
+  readonly middleware: BlueprintMiddleware;
+  /** For a view narrowed by `tools=`, `exclude_tools=` or read-only: the filter it applies. */
+  readonly filter?: ToolFilter;
+}
+
+/** The composed middleware chains of a blueprint, by request. */
+export interface BlueprintMiddleware {
+  readonly 'tools/call'?: MiddlewareChain;
+  readonly 'tools/list'?: MiddlewareChain;
+  readonly 'resources/read'?: MiddlewareChain;
+  readonly 'prompts/get'?: MiddlewareChain;
 }
 
 /** Options of the call pipeline. */

@@ -33,6 +33,7 @@ describe('parseCommandOptions', () => {
       allowedHosts: undefined,
       toolsetsTool: true,
       sessions: true,
+      readOnly: false,
       logLevel: 'info',
       requestStateKey: undefined,
       help: false,
@@ -58,6 +59,14 @@ describe('parseCommandOptions', () => {
       transport: 'stdio', host: '0.0.0.0', port: 0, path: '/api/mcp', name: 'acme', extensions: ['spaces', 'benchmarks'],
       toolsets: 'only=spaces', ignoreQueryKeys: ['utm_source', 'token'], toolsetsTool: false, sessions: false, logLevel: 'debug',
     });
+  });
+
+  it('reads --read-only and REACTOR_MCP_READ_ONLY (the operator\'s read-only bound)', () => {
+    expect(parseCommandOptions(['--read-only'], {}).readOnly).toBe(true);
+    expect(parseCommandOptions([], { REACTOR_MCP_READ_ONLY: 'true' }).readOnly).toBe(true);
+    expect(parseCommandOptions([], { REACTOR_MCP_READ_ONLY: 'off' }).readOnly).toBe(false);
+    expect(() => parseCommandOptions([], { REACTOR_MCP_READ_ONLY: 'perhaps' })).toThrow('environment variable REACTOR_MCP_READ_ONLY: is not a boolean');
+    expect(() => parseCommandOptions(['--read-only=false'], {})).toThrow('flag "--read-only": takes no value');
   });
 
   it('reads REACTOR_MCP_SESSIONS as the flags name it too (sessions, stateless)', () => {

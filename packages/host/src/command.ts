@@ -134,7 +134,10 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
 
 /** Serves stdio; `ended` resolves when the client closes the connection. */
 async function serveOverStdio(host: McpHost, options: CommandOptions, deps: CommandDependencies): Promise<{ running: RunningCommand; ended: Promise<void> }> {
-  const served = await deps.serveStdio(host, options.toolsets === undefined ? {} : { selection: options.toolsets });
+  const served = await deps.serveStdio(host, {
+    ...(options.toolsets === undefined ? {} : { selection: options.toolsets }),
+    ...(options.readOnly ? { readOnly: true } : {}),
+  });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

@@ -17,6 +17,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
     ignoreQueryKeys: options.ignoreQueryKeys,
     sessions: options.sessions,
+    ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
   });
   // Requests that are answering (not standing GET streams, which only end when their session does).

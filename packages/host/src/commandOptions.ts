@@ -25,6 +25,8 @@ export interface CommandOptions {
   readonly allowedHosts: readonly string[] | undefined;
   readonly toolsetsTool: boolean;
   readonly sessions: boolean;
+  /** Serve only read-only tools on every request; no URL or header can loosen it. */
+  readonly readOnly: boolean;
   readonly logLevel: LogLevel;
   /** Signs the `requestState` of input-required results (≥ 32 bytes; replicas share it); undefined: a random key per process. */
   readonly requestStateKey: string | undefined;
@@ -49,6 +51,7 @@ const FLAGS = {
   'no-toolsets-tool': { type: 'boolean' },
   sessions: { type: 'boolean' },
   stateless: { type: 'boolean' },
+  'read-only': { type: 'boolean' },
   'log-level': { type: 'string' },
   'request-state-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -76,6 +79,8 @@ Options (flags win over environment variables):
                                                           reverse proxy (DNS-rebinding protection); repeatable
   --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
   --sessions | --stateless    REACTOR_MCP_SESSIONS        default sessions on
+  --read-only                 REACTOR_MCP_READ_ONLY       serve only tools annotated readOnlyHint: true, on every
+                                                          request; no URL or header can loosen it (default off)
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
   --request-state-key KEY     REACTOR_MCP_REQUEST_STATE_KEY  signs requestState (at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes; every
                                                           replica needs the same); default a random key per process
@@ -129,17 +134,17 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     const fromEnv = variable === undefined ? undefined : env[variable];
     return fromEnv === undefined || fromEnv === '' ? undefined : { value: fromEnv, from: `environment variable ${variable}` };
   };
-  const toggle = (on: FlagName, off: FlagName, variable: string, fallback: boolean): boolean => {
+  const toggle = (on: FlagName, off: FlagName | undefined, variable: string, fallback: boolean): boolean => {
     const onAt = booleans.get(on) ?? -1;
-    const offAt = booleans.get(off) ?? -1;
+    const offAt = off === undefined ? -1 : (booleans.get(off) ?? -1);
     if (onAt >= 0 || offAt >= 0) return onAt > offAt;
     const raw = env[variable];
     if (raw === undefined || raw === '') return fallback;
     const value = raw.trim().toLowerCase();
     // The flags' own names count too: REACTOR_MCP_SESSIONS=stateless reads as it says.
     if (TRUE.includes(value) || value === on) return true;
-    if (FALSE.includes(value) || value === off) return false;
-    throw invalid(`environment variable ${variable}`, 'is not a boolean', `one of ${[...TRUE, on, ...FALSE, off].join(', ')}`, describeValue(raw));
+    if (FALSE.includes(value) || (off !== undefined && value === off)) return false;
+    throw invalid(`environment variable ${variable}`, 'is not a boolean', `one of ${[...TRUE, on, ...FALSE, ...(off === undefined ? [] : [off])].join(', ')}`, describeValue(raw));
   };
   const oneOf = <T extends string>(flag: FlagName, variable: string, allowed: readonly T[], fallback: T): T => {
     const got = pick(flag, variable);
@@ -193,6 +198,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     allowedHosts: allowedHosts === undefined ? undefined : [...new Set(allowedHosts)],
     toolsetsTool: toggle('toolsets-tool', 'no-toolsets-tool', 'REACTOR_MCP_TOOLSETS_TOOL', true),
     sessions: toggle('sessions', 'stateless', 'REACTOR_MCP_SESSIONS', true),
+    readOnly: toggle('read-only', undefined, 'REACTOR_MCP_READ_ONLY', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
     help: booleans.has('help'),

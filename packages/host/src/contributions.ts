@@ -5,6 +5,7 @@
  */
 import { describeValue, ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import { isDeferredExtension, type ExtensionInput, type McpExtension } from './extension.js';
+import { assertValidMiddleware, type Middleware } from './middleware.js';
 import type { ProblemLog } from './problems.js';
 import { assertValidPrompt, assertValidResource, type PromptSpec, type ResourceSpec } from './resource.js';
 import { assertValidToolSpec, type ToolSpec } from './tool.js';
@@ -19,6 +20,8 @@ export interface Contributions {
   readonly toolExtensions: ReadonlyArray<readonly [string, ToolExtension]>;
   readonly resources: ReadonlyArray<ResourceSpec & { readonly toolset: string }>;
   readonly prompts: ReadonlyArray<PromptSpec & { readonly toolset: string }>;
+  /** Host-wide middleware, applied where the extension participates. */
+  readonly middleware: readonly Middleware[];
 }
 
 /** The toolsets an extension declares (its own name, on by default, when it declares none). */
@@ -84,6 +87,7 @@ export function readContributions(
   const toolExtensions = call('toolExtensions', ext.toolExtensions, []);
   const rawResources = call('resources', ext.resources, []);
   const rawPrompts = call('prompts', ext.prompts, []);
+  const rawMiddleware = call('middleware', ext.middleware, []);
   const keep = <T>(items: readonly T[], check: (item: T) => void, code: Parameters<ProblemLog['addError']>[1]): T[] =>
     items.filter((item) => {
       try {
@@ -102,5 +106,6 @@ export function readContributions(
   }, ErrorCodes.CONTRIBUTION_FAILED);
   const resources = keep(rawResources, (r) => assertValidResource(r, name), ErrorCodes.RESOURCE_INVALID).map((r) => ({ ...r, toolset: r.toolset ?? home }));
   const prompts = keep(rawPrompts, (p) => assertValidPrompt(p, name), ErrorCodes.PROMPT_INVALID).map((p) => ({ ...p, toolset: p.toolset ?? home }));
-  return { toolsets, tools, toolExtensions: validExtensions, resources, prompts };
+  const middleware = keep(rawMiddleware, (m) => assertValidMiddleware(m, name), ErrorCodes.CONTRIBUTION_FAILED);
+  return { toolsets, tools, toolExtensions: validExtensions, resources, prompts, middleware };
 }

@@ -54,6 +54,8 @@ export const ErrorCodes = {
   PACKAGE_INVALID: 'REACTOR_PACKAGE_INVALID',
   /** `strict: true` and something failed at start-up: lists every problem. */
   STARTUP_FAILED: 'REACTOR_STARTUP_FAILED',
+  /** A middleware threw: the call it wrapped failed closed. */
+  MIDDLEWARE_FAILED: 'REACTOR_MIDDLEWARE_FAILED',
   /** An option passed to the host, the app or the command is invalid. */
   OPTION_INVALID: 'REACTOR_OPTION_INVALID',
 } as const;

@@ -8,6 +8,7 @@ import semver from 'semver';
 import { z } from 'zod';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
 import type { Logger } from './logger.js';
+import type { Middleware } from './middleware.js';
 import type { PromptSpec, ResourceSpec } from './resource.js';
 import type { Selection } from './selection.js';
 import type { ToolSpec } from './tool.js';
@@ -68,6 +69,12 @@ export interface McpExtension {
   toolExtensions?(): Array<[toolName: string, extension: ToolExtension]>;
   resources?(): ResourceSpec[];
   prompts?(): PromptSpec[];
+  /**
+   * Host-wide middleware: named layers around every `tools/call` (and, when
+   * they ask, `tools/list`, `resources/read`, `prompts/get`) of the servers
+   * where this extension participates — audit, rate limits, redaction, policy.
+   */
+  middleware?(): Middleware[];
   /** The narrow escape hatch: act on each server made for a selection, before it is connected. */
   onServer?(server: McpServer, context: OnServerContext): void | Promise<void>;
   onStart?(): void | Promise<void>;

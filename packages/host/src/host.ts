@@ -16,6 +16,8 @@ import { ChangeFeed, type HostChangeListener } from './changes.js';
 import { ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import type { ExtensionInput } from './extension.js';
 import { blueprintKey, HostCache, tenantKey, type CacheEntry } from './hostCache.js';
+import { toolFilterOf } from './toolFilter.js';
+import { viewOf } from './toolView.js';
 import { readDeniedOnce, withoutDenied, type BuildOptions, type HostOptions } from './hostOptions.js';
 import { describeFrom, reportFrom, type HostDescription, type HostReport } from './hostReport.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
@@ -28,7 +30,7 @@ import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
 import { Subscriptions } from './sdk/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
 import { createStats, type HostStats } from './stats.js';
-import { serveTool, type ServedTool, type ServeToolOptions } from './blueprint.js';
+import { serveTool, type Blueprint, type ServedTool, type ServeToolOptions } from './blueprint.js';
 import { isTimeLimit } from './timeLimit.js';
 import type { ToolSpec } from './tool.js';
 import { composeInstructions, deniedToolsets, type Toolset } from './toolset.js';
@@ -78,7 +80,7 @@ export class McpHost {
       isStarted: () => this.started,
     });
     this.listTool = createListToolsetsTool(
-      (selection, tenant, granted) => this.describe(selection, { tenant, denied: deniedToolsets(this.declaredToolsets({ tenant }), granted).keys() }),
+      (selection, tenant, granted, readOnly) => this.describe(selection, { tenant, readOnly, denied: deniedToolsets(this.declaredToolsets({ tenant }), granted).keys() }),
       this.serveOptions(),
     );
   }
@@ -222,12 +224,17 @@ export class McpHost {
     await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
     const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
-    const unknown = unknownNames(declared, selection);
-    const built = (entry.built ??= builtServerOf(entry.blueprint, unknown, selection, this.minterFor(entry)));
+    let unknown = unknownNames(declared, selection);
+    const filter = toolFilterOf(selection, options.readOnly === true);
+    // A tool filter serves a narrowed view of the blueprint: no new blueprint, nothing converted.
+    const view = filter ? viewOf(entry, filter, this.stats) : undefined;
+    if (view) unknown = union(unknown, view.unknownTools);
+    const served: { blueprint: Blueprint; built?: BuiltServer } = view ?? entry;
+    const built = (served.built ??= builtServerOf(served.blueprint, unknown, selection, this.minterFor(served.blueprint)));
     return sameSet(built.unknown, unknown) ? built : withUnknown(built, unknown, selection);
   }
 
-  private minterFor(entry: CacheEntry): Minter {
+  private minterFor(blueprint: Blueprint): Minter {
     const options: MintOptions = {
       serverName: this.name,
       serverVersion: this.version,
@@ -240,8 +247,8 @@ export class McpHost {
       requestState: this.requestState,
     };
     return {
-      now: (selection: Selection) => mintServerNow(entry.blueprint, selection, options).server,
-      mint: (selection: Selection) => mintServer(entry.blueprint, selection, options),
+      now: (selection: Selection) => mintServerNow(blueprint, selection, options).server,
+      mint: (selection: Selection) => mintServer(blueprint, selection, options),
     };
   }
 
@@ -276,11 +283,13 @@ export class McpHost {
     const declared = this.declaredToolsets({ tenant });
     const active = withoutDenied(activeToolsets(declared, selection), options.denied);
     const entry = this.entryFor(active, tenant);
+    const filter = toolFilterOf(selection, options.readOnly === true);
     return describeFrom({
       declared,
       active,
       unknown: unknownNames(declared, selection),
       entry,
+      view: filter ? viewOf(entry, filter, this.stats) : undefined,
       hostListTool: entry.blueprint.toolIndex.get(LIST_SERVER_TOOLSETS) === this.listTool ? LIST_SERVER_TOOLSETS : undefined,
       activeRecords: this.registry.active(tenant),
       denied: options.denied,
@@ -332,6 +341,7 @@ export class McpHost {
 }
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+const union = (a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> => (b.size === 0 ? new Set(a) : new Set([...a, ...b]));
 
 /**
  * Registers the extensions (objects or entries from `loadExtensions`), starts

@@ -11,6 +11,7 @@ import type { BuiltServer } from './builtServer.js';
 import { LruCache } from './lruCache.js';
 import type { Conflict, Offering } from './resolve.js';
 import type { Toolset } from './toolset.js';
+import type { ToolView } from './toolView.js';
 
 /** One cached blueprint with what `describe()` needs of its build. */
 export interface CacheEntry {
@@ -20,6 +21,8 @@ export interface CacheEntry {
   readonly offerings: Offering[];
   /** The built server, once something asked for it. */
   built?: BuiltServer;
+  /** Views narrowed by tool filters, by filter key (made on first use). */
+  views?: LruCache<string, ToolView>;
 }
 
 export class HostCache {

@@ -49,6 +49,12 @@ export interface BuildOptions {
    * active — always-on ones included — and listed under `denied` by `describe()`.
    */
   readonly denied?: Iterable<string> | undefined;
+  /**
+   * The operator's read-only bound: serve only tools whose final annotations say
+   * `readOnlyHint: true`, whatever the selection says (`readonly=false` is
+   * reported under `filter.ignored`, never obeyed).
+   */
+  readonly readOnly?: boolean | undefined;
 }
 
 /** `denied` may be any iterable, a one-shot iterator included: read it once. */

@@ -9,6 +9,8 @@ import { orphanToolExtensions, type Conflict } from './resolve.js';
 import { compareCodePoints } from './selection.js';
 import { describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
 import type { CacheEntry } from './hostCache.js';
+import type { ToolFilter } from './toolFilter.js';
+import type { ToolView } from './toolView.js';
 import { HOST_VERSION } from './version.js';
 
 /** What `describe()`, `GET /toolsets` and `list_server_toolsets` answer. */
@@ -18,13 +20,30 @@ export interface HostDescription {
   tools: string[];
   unknown: string[];
   conflicts: Conflict[];
-  provenance: Record<string, { offeredBy: string; extendedBy: string[] }>;
+  /** Who offers each listed tool, who extends it, and (when it has any) its deprecated names. */
+  provenance: Record<string, { offeredBy: string; extendedBy: string[]; aliases?: string[] }>;
   /** Tool extensions whose target no awake extension offers. */
   unappliedExtensions: Array<{ tool: string; extension: string }>;
   /** Problems the host contained (extensions, tools or hooks left out). */
   problems: Problem[];
   /** Toolsets this caller may not have (its token lacks their scopes); present when any are. */
   denied?: string[];
+  /** Present when the selection or the operator narrowed the tools (`tools=`, `exclude_tools=`, read-only). */
+  filter?: DescribedToolFilter;
+}
+
+/** How a selection's tools were narrowed, as `describe()` reports it. */
+export interface DescribedToolFilter {
+  /** `tools=`: the names asked for (unknown ones are also under `unknown`). */
+  tools?: string[];
+  /** `exclude_tools=`: the names left out. */
+  excludeTools?: string[];
+  /** Only read-only tools are served. */
+  readOnly: boolean;
+  /** Who asked for read-only: the URL or header, or the operator's bound. */
+  readOnlyBy?: 'selection' | 'operator';
+  /** What the selection asked that was not obeyed, e.g. `readonly=false` under the operator's bound. */
+  ignored?: string[];
 }
 
 /** One extension as `report()` lists it. */
@@ -56,6 +75,8 @@ export interface DescriptionInput {
   readonly active: ReadonlySet<string>;
   readonly unknown: ReadonlySet<string>;
   readonly entry: CacheEntry;
+  /** The view a tool filter narrowed the blueprint to, when one did. */
+  readonly view: ToolView | undefined;
   /** True when the blueprint serves the host's own `list_server_toolsets`. */
   readonly hostListTool: string | undefined;
   readonly activeRecords: readonly ExtensionRecord[];
@@ -64,21 +85,43 @@ export interface DescriptionInput {
 }
 
 export function describeFrom(input: DescriptionInput): HostDescription {
-  const { entry } = input;
+  const { entry, view } = input;
+  const blueprint = view?.blueprint ?? entry.blueprint;
+  const listed = new Set(blueprint.tools.map((t) => t.name));
+  const aliasesOf = new Map<string, string[]>();
+  for (const [alias, name] of blueprint.aliases) aliasesOf.set(name, [...(aliasesOf.get(name) ?? []), alias]);
   const denied = [...new Set(input.denied ?? [])].sort(compareCodePoints);
   const provenance: HostDescription['provenance'] = {};
-  for (const offering of entry.offerings) provenance[offering.spec.name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy] };
-  if (input.hostListTool !== undefined) provenance[input.hostListTool] = { offeredBy: 'host', extendedBy: [] };
+  for (const offering of entry.offerings) {
+    const name = offering.spec.name;
+    if (!listed.has(name)) continue;
+    const aliases = aliasesOf.get(name);
+    provenance[name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy], ...(aliases ? { aliases: aliases.sort(compareCodePoints) } : {}) };
+  }
+  if (input.hostListTool !== undefined && listed.has(input.hostListTool)) provenance[input.hostListTool] = { offeredBy: 'host', extendedBy: [] };
+  const unknown = view ? new Set([...input.unknown, ...view.unknownTools]) : input.unknown;
   return {
     toolsets: [...input.declared].sort(byName).map((t) => describeToolset(t, input.active.has(t.name))),
     active: [...input.active].sort(compareCodePoints),
-    tools: entry.blueprint.tools.map((t) => t.name).sort(compareCodePoints),
-    unknown: [...input.unknown].sort(compareCodePoints),
+    tools: [...listed].sort(compareCodePoints),
+    unknown: [...unknown].sort(compareCodePoints),
     conflicts: entry.conflicts,
     provenance,
     unappliedExtensions: orphanToolExtensions(input.activeRecords),
     problems: input.problems,
     ...(denied.length > 0 ? { denied } : {}),
+    ...(blueprint.filter ? { filter: describeFilter(blueprint.filter) } : {}),
+  };
+}
+
+function describeFilter(filter: ToolFilter): DescribedToolFilter {
+  const sorted = (names: ReadonlySet<string>) => [...names].sort(compareCodePoints);
+  return {
+    ...(filter.tools !== undefined ? { tools: sorted(filter.tools) } : {}),
+    ...(filter.excludeTools !== undefined ? { excludeTools: sorted(filter.excludeTools) } : {}),
+    readOnly: filter.readOnly,
+    ...(filter.readOnlyBy !== undefined ? { readOnlyBy: filter.readOnlyBy } : {}),
+    ...(filter.ignored.length > 0 ? { ignored: [...filter.ignored] } : {}),
   };
 }
 

@@ -9,21 +9,16 @@ import * as api from './index.js';
 import * as testing from './testing/index.js';
 
 const VALUES = [
-  'COMMAND_HELP', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS',
-  'MIN_REQUEST_STATE_KEY_BYTES', 'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_NAME_PATTERN', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp',
-  'acceptedContent', 'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'inputRequired', 'inputResponse',
-  'isExtension', 'isInputRequiredResult', 'isReactorError',
+  'COMMAND_HELP', 'DEPRECATED_NAME_META', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS', 'MIN_REQUEST_STATE_KEY_BYTES', 'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_FILTER_HEADERS', 'TOOL_NAME_PATTERN', 'acceptedContent', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp', 'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'inputRequired', 'inputResponse', 'isExtension', 'isInputRequiredResult', 'isReactorError',
   'loadExtensions', 'mergeSelections', 'namesInSelection', 'onToolset', 'parseCommandOptions', 'parseSelection', 'runCommand',
   'selectionToQuery', 'serveStdio', 'silentLogger', 'toCallToolResult', 'unknownNames',
 ];
 
 const TYPES = [
   'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
-  'Completions', 'Conflict', 'DeferredExtension', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus',
-  'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema',
-  'InputRequiredResult',
+  'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus', 'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema', 'InputRequiredResult',
   'JsonSchemaObject', 'ListedResource', 'LoadExtensionsOptions', 'LogFn', 'LogLevel', 'Logger', 'McpApp', 'McpAppAuthOptions',
-  'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
+  'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'Middleware', 'MiddlewareCall', 'MiddlewareMethod', 'MiddlewareNext', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
   'ReactorErrorDetails', 'ReactorMcpEntry', 'ReadResourceResult', 'ResourceSpec', 'RunningCommand', 'SchemaLike', 'Selection',
   'SelectionInput', 'ServeStdioOptions', 'ServerFactory', 'StandardSchemaLike', 'StdioServing', 'ToolAnnotations', 'ToolContext',
   'ToolDefinition', 'ToolExtension', 'ToolHandle', 'ToolHandler', 'ToolSpec', 'Toolset', 'ToolsetActivation', 'ToolsetsBody',

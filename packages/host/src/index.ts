@@ -24,6 +24,9 @@ export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } 
 export { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
 export type { Toolset, DescribedToolset } from './toolset.js';
 export type { ToolExtension, AnyToolHandler } from './toolExtension.js';
+export type { Middleware, MiddlewareCall, MiddlewareMethod, MiddlewareNext } from './middleware.js';
+export { DEPRECATED_NAME_META } from './toolAlias.js';
+export type { DeprecatedNameHint } from './toolAlias.js';
 export type { ResourceSpec, PromptSpec, ListedResource, Completions, CompletionContext, ReadResourceResult, GetPromptResult } from './resource.js';
 export { defineExtension, isExtension, EXTENSION_NAME_PATTERN } from './extension.js';
 export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, DeferredExtension, ExtensionInput } from './extension.js';
@@ -31,6 +34,7 @@ export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } fr
 export { buildHost, McpHost } from './host.js';
 export type { HostOptions, BuildOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
 export type { HostChange, HostChangeListener } from './changes.js';
+export type { DescribedToolFilter } from './hostReport.js';
 export type { Conflict } from './resolve.js';
 export type { Problem } from './problems.js';
 export type { ServerFactory } from './sdk/mint.js';
@@ -43,7 +47,7 @@ export type { McpAppOptions } from './http/options.js';
 export type { McpAppSessionOptions } from './http/sessions.js';
 export type { McpAppAuthOptions } from './http/auth.js';
 export type { HealthzBody, HealthzExtension, ToolsetsBody } from './http/infoRoutes.js';
-export { SELECTION_HEADER } from './http/requestSelection.js';
+export { SELECTION_HEADER, TOOL_FILTER_HEADERS } from './http/requestSelection.js';
 export { serveStdio } from './stdio.js';
 export type { ServeStdioOptions, StdioServing } from './stdio.js';
 // discovery and command

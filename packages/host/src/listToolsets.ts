@@ -54,7 +54,7 @@ const outputSchema = {
 
 /** Makes the served tool; `describe` answers for the connection's own selection. */
 export function createListToolsetsTool(
-  describe: (selection: Selection, tenant: BuildOptions['tenant'], grantedScopes: readonly string[] | undefined) => Promise<HostDescription>,
+  describe: (selection: Selection, tenant: BuildOptions['tenant'], grantedScopes: readonly string[] | undefined, readOnly: boolean) => Promise<HostDescription>,
   options: ServeToolOptions,
 ): ServedTool {
   return serveTool(
@@ -72,7 +72,7 @@ export function createListToolsetsTool(
     async (_args, ctx, connection) => {
       // describe() for this connection's own URL, whole, plus how to pick others;
       // with auth, what this token may not have is listed under `denied` too.
-      const description = await describe(connection.selection, connection.tenant, ctx.http?.authInfo?.scopes);
+      const description = await describe(connection.selection, connection.tenant, ctx.http?.authInfo?.scopes, connection.readOnlyBound === true);
       return { ...description, howToSelect: howToSelect(connection.selection) };
     },
   );

@@ -9,7 +9,9 @@ import {
   namesInSelection,
   onToolset,
   parseSelection,
+  parseSelectionPair,
   selectionToQuery,
+  withToolFilters,
   unknownNames,
   type Selection,
   type ToolsetActivation,
@@ -539,6 +541,90 @@ describe('properties', () => {
         expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(byCodePoints(a, b)));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('per-tool selection: tools=, exclude_tools= and readonly', () => {
+  const tools = (selection: Selection) => (selection.tools === undefined ? undefined : sorted(selection.tools));
+  const excluded = (selection: Selection) => (selection.excludeTools === undefined ? undefined : sorted(selection.excludeTools));
+
+  it('reads tools= and exclude_tools= as name lists, united across repeats and separators', () => {
+    const selection = parseSelection('tools=get_run&tools=best_run+list_runs&exclude_tools=a%2Cb&exclude_tools=c%20d');
+    expect(tools(selection)).toEqual(['best_run', 'get_run', 'list_runs']);
+    expect(excluded(selection)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('never takes the reserved keys for toolset names, so the toolset part stays empty', () => {
+    const selection = parseSelection('tools=get_run&readonly');
+    expect(plain(selection)).toEqual({ named: [], only: null, without: [], isEmpty: true });
+    expect(selection.readonly).toBe(true);
+  });
+
+  it('reads readonly as a flag: bare, any true-ish value, and a false value recorded as false', () => {
+    expect(parseSelection('readonly').readonly).toBe(true);
+    expect(parseSelection('readonly=true').readonly).toBe(true);
+    expect(parseSelection('readonly=yes').readonly).toBe(true);
+    expect(parseSelection('readonly=false').readonly).toBe(false);
+    expect(parseSelection('readonly=OFF').readonly).toBe(false);
+  });
+
+  it('lets one readonly win over a readonly=false, in any order and across parts', () => {
+    expect(parseSelection('readonly=false&readonly').readonly).toBe(true);
+    expect(parseSelection('readonly&readonly=0').readonly).toBe(true);
+    expect(mergeSelections(parseSelection('readonly=no'), parseSelection('readonly')).readonly).toBe(true);
+  });
+
+  it('says nothing for an empty tools= (a blank form field must not hide every tool)', () => {
+    expect(parseSelection('tools=').tools).toBeUndefined();
+    expect(parseSelection('tools=').isEmpty).toBe(true);
+    expect(parseSelection('exclude_tools=,,')).toBe(EMPTY_SELECTION);
+  });
+
+  it('adds no member a selection did not say, so the spec\'s shape is unchanged', () => {
+    expect(Object.keys(parseSelection('a&only=b'))).toEqual(['named', 'only', 'without', 'isEmpty']);
+  });
+
+  it('treats the reserved keys case-sensitively, like the keywords: TOOLS=x names a toolset', () => {
+    expect(plain(parseSelection('TOOLS=x'))).toEqual({ named: ['TOOLS'], only: null, without: [], isEmpty: false });
+    expect(parseSelection('TOOLS=x').tools).toBeUndefined();
+  });
+
+  it('can ignore a reserved key', () => {
+    expect(parseSelection('readonly&tools=a', { ignore: ['readonly', 'tools'] })).toBe(EMPTY_SELECTION);
+  });
+
+  it('reads one header value as one key\'s value: an & in it stays data', () => {
+    const selection = parseSelectionPair('tools', 'a,b&only=x');
+    expect(tools(selection)).toEqual(['a', 'b&only=x']);
+    expect(selection.only).toBeNull();
+    expect(parseSelectionPair('readonly', 'true').readonly).toBe(true);
+  });
+
+  it('round-trips through selectionToQuery', () => {
+    const selection = parseSelection('benchmarks&tools=b,a&exclude_tools=c&readonly');
+    expect(selectionToQuery(selection)).toBe('toolsets=benchmarks&tools=a,b&exclude_tools=c&readonly');
+    expect(selectionToQuery(parseSelection(selectionToQuery(selection)))).toBe(selectionToQuery(selection));
+    expect(selectionToQuery(parseSelection('readonly=off'))).toBe('readonly=false');
+  });
+
+  it('applies a default toolset selection under a request\'s own tool filters', () => {
+    const merged = withToolFilters(parseSelection('only=spaces'), parseSelection('tools=read_file&readonly'));
+    expect(plain(merged)).toEqual({ named: [], only: ['spaces'], without: [], isEmpty: false });
+    expect(tools(merged)).toEqual(['read_file']);
+    expect(merged.readonly).toBe(true);
+    const base = parseSelection('only=spaces');
+    expect(withToolFilters(base, EMPTY_SELECTION)).toBe(base);
+  });
+
+  it('never throws and stays bounded by its input on any string (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), fc.constantFrom('', 'tools=', 'exclude_tools=', 'readonly='), (raw, prefix) => {
+        const selection = parseSelection(prefix + raw);
+        const total = [...(selection.tools ?? []), ...(selection.excludeTools ?? []), ...selection.named, ...selection.without].join('').length;
+        expect(total).toBeLessThanOrEqual((prefix + raw).length);
+      }),
+      { seed: 21, numRuns: 2_000 },
     );
   });
 });

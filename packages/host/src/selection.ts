@@ -7,6 +7,7 @@
  *
  * @packageDocumentation
  */
+import { decodeFormComponent, encodeName } from './formEncoding.js';
 
 /**
  * What one query string (or path tail, or `X-MCP-Toolsets` header) asked for.
@@ -29,6 +30,20 @@ export interface Selection {
    * a deployment's `defaultSelection` applies. `?only=` is *not* empty.
    */
   readonly isEmpty: boolean;
+  /**
+   * `tools=<names>`: serve only these tools of the active toolsets. Absent when
+   * the selection never said `tools=` with a name. Narrows; never activates.
+   */
+  readonly tools?: ReadonlySet<string>;
+  /** `exclude_tools=<names>`: tools left out of what the active toolsets serve. Absent when not said. */
+  readonly excludeTools?: ReadonlySet<string>;
+  /**
+   * `readonly` (a flag): `true` serves only tools whose final annotations say
+   * `readOnlyHint: true`. `false` records an explicit `readonly=false`, which
+   * turns nothing off that an operator imposed (it is reported instead).
+   * Absent when not said.
+   */
+  readonly readonly?: boolean;
 }
 
 /**
@@ -73,65 +88,20 @@ export const EMPTY_SELECTION: Selection = Object.freeze({
 const TOOLSETS = 'toolsets';
 const ONLY = 'only';
 const WITHOUT = 'without';
+// Reserved keys of per-tool selection: they narrow what the toolsets serve and are never toolset names.
+const TOOLS = 'tools';
+const EXCLUDE_TOOLS = 'exclude_tools';
+const READONLY = 'readonly';
+
+/** The reserved keys of the grammar: the toolset keywords and the per-tool keys. */
+export const SELECTION_KEYWORDS: readonly string[] = Object.freeze([TOOLSETS, ONLY, WITHOUT, TOOLS, EXCLUDE_TOOLS, READONLY]);
 
 // Compared after trimming and lower-casing, so `?geo=OFF` and `?geo= no ` count.
 const FALSE_VALUES: ReadonlySet<string> = new Set(['0', 'false', 'off', 'no']);
 
-// `fatal: false` turns invalid bytes into U+FFFD instead of throwing;
-// `ignoreBOM: true` keeps an encoded U+FEFF instead of silently dropping it when
-// it happens to start a run of escapes (decoding must be exactly "once").
-const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-
 // `\s` is the same set String.prototype.trim removes, so a name never holds
 // whitespace and trimming after the split has nothing left to do but be safe.
 const NAME_SEPARATORS = /[\s,]+/;
-
-function isHexDigit(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) || // 0-9
-    (code >= 0x41 && code <= 0x46) || // A-F
-    (code >= 0x61 && code <= 0x66) // a-f
-  );
-}
-
-/**
- * Decodes one key or value of an `application/x-www-form-urlencoded` string:
- * `+` is a space, `%XX` runs are bytes decoded as UTF-8 with invalid sequences
- * replaced by U+FFFD, and a `%` not followed by two hex digits stays literal.
- *
- * Written by hand because `decodeURIComponent` throws on `%FF` or a lone `%`,
- * and Node's `URLSearchParams` mangles some inputs. The result is never longer
- * than the input: an escape is three characters and yields at most one UTF-16
- * unit per byte.
- */
-function decodeFormComponent(raw: string): string {
-  // Fast path: most keys and values are plain names.
-  if (!raw.includes('%') && !raw.includes('+')) return raw;
-
-  let out = '';
-  let bytes: number[] = [];
-  const flush = (): void => {
-    if (bytes.length > 0) {
-      out += utf8.decode(Uint8Array.from(bytes));
-      bytes = [];
-    }
-  };
-
-  for (let i = 0; i < raw.length; i++) {
-    const code = raw.charCodeAt(i);
-    // charCodeAt past the end is NaN, which is not a hex digit: no bounds check needed.
-    if (code === 0x25 /* % */ && isHexDigit(raw.charCodeAt(i + 1)) && isHexDigit(raw.charCodeAt(i + 2))) {
-      bytes.push(Number.parseInt(raw.slice(i + 1, i + 3), 16));
-      i += 2;
-      continue;
-    }
-    // Bytes only form characters with adjacent bytes: anything literal ends the run.
-    flush();
-    out += code === 0x2b /* + */ ? ' ' : raw[i];
-  }
-  flush();
-  return out;
-}
 
 /** `<names>`: spaces count as commas; split on commas; trim; drop empties. */
 function splitNames(value: string): string[] {
@@ -154,13 +124,38 @@ function toIgnoreSet(ignore: Iterable<string> | undefined): ReadonlySet<string> 
   return new Set(ignore);
 }
 
-function makeSelection(named: ReadonlySet<string>, only: ReadonlySet<string> | null, without: ReadonlySet<string>): Selection {
+/** The per-tool part of a selection, as parsed; `undefined` members were not said. */
+interface ToolParts {
+  tools: Set<string> | undefined;
+  excludeTools: Set<string> | undefined;
+  readonly: boolean | undefined;
+}
+
+const NO_TOOL_PARTS: ToolParts = { tools: undefined, excludeTools: undefined, readonly: undefined };
+
+function makeSelection(named: ReadonlySet<string>, only: ReadonlySet<string> | null, without: ReadonlySet<string>, parts: ToolParts = NO_TOOL_PARTS): Selection {
+  // The per-tool members are present only when said, so a selection that uses
+  // none of them has exactly the shape spec §3 gives.
   return Object.freeze({
     named,
     only,
     without,
     isEmpty: named.size === 0 && only === null && without.size === 0,
+    ...(parts.tools !== undefined ? { tools: parts.tools } : {}),
+    ...(parts.excludeTools !== undefined ? { excludeTools: parts.excludeTools } : {}),
+    ...(parts.readonly !== undefined ? { readonly: parts.readonly } : {}),
   });
+}
+
+function saysNothing(named: ReadonlySet<string>, only: ReadonlySet<string> | null, without: ReadonlySet<string>, parts: ToolParts): boolean {
+  return named.size === 0 && only === null && without.size === 0 && parts.tools === undefined && parts.excludeTools === undefined && parts.readonly === undefined;
+}
+
+/** `true` wins: one part asking for read-only is enough, whatever another says. */
+function unitedReadonly(a: boolean | undefined, b: boolean | undefined): boolean | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a || b;
 }
 
 /**
@@ -174,7 +169,10 @@ function makeSelection(named: ReadonlySet<string>, only: ReadonlySet<string> | n
  * 2. `toolsets=<names>` adds to `named`;
  * 3. `only=<names>` adds to `only` (the first `only`, even empty, makes it a set);
  * 4. `without=<names>` adds to `without`;
- * 5. any other key is itself a list of names added to `named` — or to `without`
+ * 5. `tools=<names>` and `exclude_tools=<names>` narrow the tools served (an
+ *    empty list says nothing); `readonly` is a flag (a false value records
+ *    `readonly: false`, which never loosens an operator's bound);
+ * 6. any other key is itself a list of names added to `named` — or to `without`
  *    when its value is false (`0`, `false`, `off`, `no`, any case).
  *
  * `<names>` splits on commas and whitespace and drops empties. A
@@ -194,6 +192,7 @@ export function parseSelection(query?: SelectionInput, options?: ParseSelectionO
   const named = new Set<string>();
   let only: Set<string> | null = null;
   const without = new Set<string>();
+  const parts: ToolParts = { tools: undefined, excludeTools: undefined, readonly: undefined };
 
   const addPair = (rawKey: string, value: string): void => {
     const key = rawKey.trim();
@@ -208,6 +207,19 @@ export function parseSelection(query?: SelectionInput, options?: ParseSelectionO
         return;
       case WITHOUT:
         for (const name of splitNames(value)) without.add(name);
+        return;
+      case TOOLS:
+      case EXCLUDE_TOOLS: {
+        // Unlike `only=`, an empty list says nothing: a blank form field must not hide every tool.
+        const names = splitNames(value);
+        if (names.length === 0) return;
+        const target = key === TOOLS ? (parts.tools ??= new Set()) : (parts.excludeTools ??= new Set());
+        for (const name of names) target.add(name);
+        return;
+      }
+      case READONLY:
+        // A flag like a bare key: any value but a false one asks for read-only.
+        parts.readonly = unitedReadonly(parts.readonly, !isFalseValue(value));
         return;
       default: {
         // The value of a bare key is ignored unless it explicitly says no.
@@ -233,8 +245,8 @@ export function parseSelection(query?: SelectionInput, options?: ParseSelectionO
   }
   // Anything else (undefined, null, or a wrong type from untyped callers) says nothing.
 
-  if (named.size === 0 && only === null && without.size === 0) return EMPTY_SELECTION;
-  return makeSelection(named, only, without);
+  if (saysNothing(named, only, without, parts)) return EMPTY_SELECTION;
+  return makeSelection(named, only, without, parts);
 }
 
 /**
@@ -247,6 +259,7 @@ export function mergeSelections(...parts: Selection[]): Selection {
   const named = new Set<string>();
   let only: Set<string> | null = null;
   const without = new Set<string>();
+  const toolParts: ToolParts = { tools: undefined, excludeTools: undefined, readonly: undefined };
   for (const part of parts) {
     for (const name of part.named) named.add(name);
     if (part.only !== null) {
@@ -254,9 +267,39 @@ export function mergeSelections(...parts: Selection[]): Selection {
       for (const name of part.only) only.add(name);
     }
     for (const name of part.without) without.add(name);
+    if (part.tools !== undefined) for (const name of part.tools) (toolParts.tools ??= new Set()).add(name);
+    if (part.excludeTools !== undefined) for (const name of part.excludeTools) (toolParts.excludeTools ??= new Set()).add(name);
+    toolParts.readonly = unitedReadonly(toolParts.readonly, part.readonly);
   }
-  if (named.size === 0 && only === null && without.size === 0) return EMPTY_SELECTION;
-  return makeSelection(named, only, without);
+  if (saysNothing(named, only, without, toolParts)) return EMPTY_SELECTION;
+  return makeSelection(named, only, without, toolParts);
+}
+
+/**
+ * One `key=value` pair read by the grammar's rules, with the value decoded
+ * once — for headers that carry one key's value (`X-MCP-Tools: a,b` is
+ * `tools=a,b`). Unlike splicing the value into a query string, a `&` or `=` in
+ * the value stays data and cannot add other keys.
+ */
+export function parseSelectionPair(key: string, rawValue: string, options?: ParseSelectionOptions): Selection {
+  const params = new URLSearchParams();
+  params.append(key, decodeFormComponent(rawValue));
+  return parseSelection(params, options);
+}
+
+/**
+ * `base`'s toolset part (named, only, without) with `filters`' per-tool part
+ * (tools, exclude_tools, readonly): how a deployment's `defaultSelection`
+ * applies to a request that named no toolset but did narrow the tools.
+ */
+export function withToolFilters(base: Selection, filters: Selection): Selection {
+  const parts: ToolParts = {
+    tools: filters.tools !== undefined ? new Set(filters.tools) : undefined,
+    excludeTools: filters.excludeTools !== undefined ? new Set(filters.excludeTools) : undefined,
+    readonly: filters.readonly,
+  };
+  if (saysNothing(new Set(), null, new Set(), parts)) return base;
+  return mergeSelections(base, makeSelection(new Set(), null, new Set(), parts));
 }
 
 /**
@@ -359,25 +402,6 @@ export function namesInSelection(selection: Selection): Set<string> {
   return names;
 }
 
-// `encodeURIComponent` throws on a lone surrogate, which a raw query string can
-// carry. Such a character is written as is: the parser copies unescaped
-// characters verbatim, so the round trip still holds.
-function encodeName(name: string): string {
-  try {
-    return encodeURIComponent(name);
-  } catch {
-    let out = '';
-    for (const ch of name) {
-      try {
-        out += encodeURIComponent(ch);
-      } catch {
-        out += ch;
-      }
-    }
-    return out;
-  }
-}
-
 function listParam(key: string, names: Iterable<string>): string {
   return `${key}=${sortedNames(names).map(encodeName).join(',')}`;
 }
@@ -398,5 +422,8 @@ export function selectionToQuery(selection: Selection): string {
   // `only=` with no names is meaningful (just the `always` toolsets), so keep it.
   if (selection.only !== null) params.push(listParam(ONLY, selection.only));
   if (selection.without.size > 0) params.push(listParam(WITHOUT, selection.without));
+  if (selection.tools !== undefined && selection.tools.size > 0) params.push(listParam(TOOLS, selection.tools));
+  if (selection.excludeTools !== undefined && selection.excludeTools.size > 0) params.push(listParam(EXCLUDE_TOOLS, selection.excludeTools));
+  if (selection.readonly !== undefined) params.push(selection.readonly ? READONLY : `${READONLY}=false`);
   return params.join('&');
 }

@@ -17,8 +17,8 @@ export function logSummary(host: McpHost, options: CommandOptions, url: string |
     .map((e) => ({ extension: label(e), state: e.state, why: report.problems.filter((p) => p.extension === e.name).map((p) => `[${p.code}] ${p.message}`) }));
   const where = url === undefined ? 'over stdio' : `at ${url}`;
   const counts = `${loaded.length} loaded, ${held.length} held, ${skipped.length} skipped`;
-  const fields = { transport: options.transport, url, loaded, held, skipped, toolsets: host.declaredToolsets().map((t) => t.name) };
-  const message = `${options.name} serving ${counts} extension(s) ${where}`;
+  const fields = { transport: options.transport, url, loaded, held, skipped, toolsets: host.declaredToolsets().map((t) => t.name), ...(options.readOnly ? { readOnly: true } : {}) };
+  const message = `${options.name} serving ${counts} extension(s) ${where}${options.readOnly ? ' (read-only: only tools annotated readOnlyHint are served)' : ''}`;
   if (skipped.length > 0) logger.warn(fields, message);
   else logger.info(fields, message);
 }

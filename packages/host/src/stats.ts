@@ -17,13 +17,15 @@ export interface HostStats {
   mints: number;
   /** Tools registered on one minted server only (an `onServer` hook's `server.registerTool`); shared tables make minting itself add none. */
   toolRegistrations: number;
-  /** `tools/list` results rendered (once per blueprint). */
+  /** `tools/list` results rendered (once per blueprint, and once per narrowed view). */
   listRenders: number;
+  /** Views of a blueprint narrowed by a tool filter (`tools=`, `exclude_tools=`, read-only). */
+  views: number;
 }
 
 /** Fresh counters, all zero. */
 export function createStats(): HostStats {
-  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0 };
+  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0 };
 }
 
 /** A copy of the counters, for before/after comparisons in tests. */

@@ -16,6 +16,8 @@ export interface ServeStdioOptions {
   readonly selection?: string | Selection;
   /** The tenant whose extensions are served. */
   readonly tenant?: string;
+  /** Serve only read-only tools, whatever the selection says (the operator's bound). Default `false`. */
+  readonly readOnly?: boolean;
   /** Where errors go. Default: the host's logger (stderr). Never stdout. */
   readonly logger?: Logger;
   /** Input stream. Default `process.stdin`. */
@@ -50,7 +52,8 @@ export async function serveStdio(host: McpHost, options: ServeStdioOptions = {})
   const logger = (options.logger ?? host.logger).child({ component: 'stdio' });
   const selection = typeof options.selection === 'string' || options.selection === undefined ? parseSelection(options.selection) : options.selection;
   const tenant = options.tenant;
-  const first = await host.build(selection, { tenant });
+  const readOnly = options.readOnly === true;
+  const first = await host.build(selection, { tenant, readOnly });
   if (first.unknown.size > 0) {
     logger.warn({ unknownToolsets: [...first.unknown] }, `the selection names toolset(s) nobody declares (${[...first.unknown].map((n) => JSON.stringify(n)).join(', ')}); they are ignored`);
   }
@@ -67,7 +70,7 @@ export async function serveStdio(host: McpHost, options: ServeStdioOptions = {})
   const transport = new ObservedTransport(options.stdin, options.stdout);
   const handle = sdkServeStdio(
     async () => {
-      const built = await host.build(selection, { tenant });
+      const built = await host.build(selection, { tenant, readOnly });
       return await built.createServer({ selection });
     },
     { transport, onerror: (error) => logger.warn({ err: error }, `stdio: ${errorMessage(error)}`) },

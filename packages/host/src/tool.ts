@@ -49,6 +49,12 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   readonly meta?: Record<string, unknown>;
   /** Time limit of one call, in milliseconds (overrides the host's `toolTimeoutMs`). */
   readonly timeoutMs?: number;
+  /**
+   * Former names of the tool, still callable after a rename: never listed, each
+   * call logs a deprecation warning naming this tool and marks its result's
+   * `_meta`. Names follow the same rule as `name`.
+   */
+  readonly aliases?: readonly string[];
   /** Icons for clients that show them. */
   readonly icons?: ReadonlyArray<{ src: string; mimeType?: string; sizes?: string[] }>;
   /** The handler: an ordinary function. */
@@ -128,6 +134,21 @@ export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string)
   }
   if (spec.toolset !== undefined && (typeof spec.toolset !== 'string' || spec.toolset === '')) {
     fail('has an invalid toolset', 'a toolset name', describeValue(spec.toolset), 'leave toolset out to use the extension\'s first toolset');
+  }
+  if (spec.aliases !== undefined) {
+    if (!Array.isArray(spec.aliases)) {
+      fail('has invalid aliases', 'an array of former tool names', describeValue(spec.aliases), 'aliases: ["old_name"]');
+    }
+    const seen = new Set<string>();
+    for (const alias of spec.aliases as readonly unknown[]) {
+      if (typeof alias !== 'string' || !TOOL_NAME_PATTERN.test(alias)) {
+        fail('has an invalid alias', '1 to 128 characters of A-Z, a-z, 0-9, ".", "_" or "-" (SEP-986)', describeValue(alias), 'an alias is a former name of the tool, e.g. "get_benchmark_run"');
+      }
+      if (alias === spec.name || seen.has(alias as string)) {
+        fail('has a repeated alias', 'aliases that differ from each other and from the tool\'s name', JSON.stringify(alias), 'list each former name once');
+      }
+      seen.add(alias as string);
+    }
   }
   if (spec.timeoutMs !== undefined && !isTimeLimit(spec.timeoutMs)) {
     fail('has an invalid timeoutMs', `a positive, finite number of milliseconds up to ${MAX_TIMER_MS}`, describeValue(spec.timeoutMs), 'leave it out to use the host default');

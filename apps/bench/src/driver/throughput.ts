@@ -5,7 +5,7 @@
  * taken within a round.
  */
 import { runLoad, Target, type Load } from './load.js';
-import { startServer, type ServerProcess } from './processes.js';
+import { startServer, type ServerProcess, type ServerScript } from './processes.js';
 import { rotation } from './stats.js';
 import type { Era, Method } from './wire.js';
 
@@ -23,7 +23,19 @@ export const SCENARIOS = {
   'call.sdk2026': { server: 'sdkPerRequest', era: '2026', method: 'tools/call' },
   'call.fastmcp': { server: 'fastmcp', era: '2025-stateless', method: 'tools/call' },
   'call.session': { server: 'sdkSession', era: '2025-session', method: 'tools/call' },
-} as const satisfies Record<string, { server: 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'fastmcp'; era: Era; method: Method }>;
+  'call.reactorMiddleware2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call' },
+} as const satisfies Record<string, { server: ServerKey; era: Era; method: Method }>;
+
+/** The server processes of a round: a script and its extra arguments. */
+const SERVERS = {
+  reactor: { script: 'reactor', args: [] },
+  // The same app with one no-op middleware on every tools/call: the cost of the layer itself.
+  reactorMiddleware: { script: 'reactor', args: ['--middleware'] },
+  sdkPerRequest: { script: 'sdkPerRequest', args: [] },
+  sdkSession: { script: 'sdkSession', args: [] },
+  fastmcp: { script: 'fastmcp', args: [] },
+} as const satisfies Record<string, { script: ServerScript; args: readonly string[] }>;
+type ServerKey = keyof typeof SERVERS;
 
 /** A scenario key. */
 export type ScenarioKey = keyof typeof SCENARIOS;
@@ -50,8 +62,9 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
     const processes: ServerProcess[] = [];
     const targets = new Map<string, Target>();
     try {
-      for (const server of ['reactor', 'sdkPerRequest', 'sdkSession', 'fastmcp'] as const) {
-        const started = await startServer(`${server} (${tools} tools)`, server, ['--tools', String(tools)]);
+      for (const server of Object.keys(SERVERS) as ServerKey[]) {
+        const { script, args } = SERVERS[server];
+        const started = await startServer(`${server} (${tools} tools)`, script, ['--tools', String(tools), ...args]);
         processes.push(started);
         targets.set(server, new Target(started.name, started.origin, options.concurrency));
       }

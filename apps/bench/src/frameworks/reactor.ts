@@ -8,7 +8,7 @@ import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, typ
 import { answer, catalogue } from '../catalogue.js';
 
 /** The Reactor app serving `count` catalogue tools. */
-export async function reactorApp(count: number, options: { sessions: boolean }): Promise<McpApp> {
+export async function reactorApp(count: number, options: { sessions: boolean; middleware?: boolean }): Promise<McpApp> {
   const tools = catalogue(count);
   const extension = defineExtension({
     manifest: { name: 'catalogue', version: '1.0.0' },
@@ -23,6 +23,12 @@ export async function reactorApp(count: number, options: { sessions: boolean }):
         }),
       ),
   });
-  const host = await buildHost([extension], { name: 'reactor-bench', logger: silentLogger });
+  // One layer that only passes the call on: what middleware itself costs per request.
+  const passThrough = defineExtension({
+    manifest: { name: 'pass-through', version: '1.0.0' },
+    toolsets: () => [{ name: 'pass-through', always: true }],
+    middleware: () => [{ name: 'no-op', handle: (_call, next) => next() }],
+  });
+  const host = await buildHost(options.middleware === true ? [extension, passThrough] : [extension], { name: 'reactor-bench', logger: silentLogger });
   return createMcpApp(host, { sessions: options.sessions ? { max: 100_000 } : false });
 }

@@ -9,7 +9,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { InMemoryServerEventBus, type AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
-import type { Selection } from '../selection.js';
+import { withToolFilters, type Selection } from '../selection.js';
 import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import { checkHostAndOrigin, hostPolicyFor, jsonRpcErrorBody, JsonRpcCodes, writeJson } from './guards.js';
@@ -17,7 +17,7 @@ import { healthzResponse, toolsetsBody } from './infoRoutes.js';
 import { publishHostChanges } from './listChanged.js';
 import { resolveAppOptions, type McpAppOptions } from './options.js';
 import { McpEndpoint } from './protocol.js';
-import { pathTail, requestSelection, selectionHeaderValues, splitTarget, type SelectionSources } from './requestSelection.js';
+import { pathTail, requestSelection, selectionHeaderValues, splitTarget, toolFilterHeaderValues, type SelectionSources } from './requestSelection.js';
 import { SessionStore } from './sessions.js';
 import { UnknownNameLog } from './unknownNames.js';
 
@@ -118,12 +118,14 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   }
 
   /** The selection a request asked for, with toolset scopes applied; or the 403 refusal. */
-  function selectionFor(scope: Scope, authInfo: AuthInfo | undefined): { selection: Selection; denied: readonly string[] } | Response {
+  function selectionFor(scope: Scope, authInfo: AuthInfo | undefined): { selection: Selection; denied: readonly string[]; readOnly: boolean } | Response {
     const asked = requestSelection(scope.sources, { ignore: resolved.ignore });
-    const selection = asked.isEmpty && resolved.defaultSelection ? resolved.defaultSelection : asked;
-    if (!auth || !authInfo) return { selection, denied: [] };
+    // A request that names no toolset gets the default toolsets, keeping its own tool filters.
+    const selection = asked.isEmpty && resolved.defaultSelection ? withToolFilters(resolved.defaultSelection, asked) : asked;
+    const readOnly = resolved.readOnly;
+    if (!auth || !authInfo) return { selection, denied: [], readOnly };
     const scoped = applyToolsetScopes(asked, selection, host.declaredToolsets({ tenant: scope.tenant }), authInfo);
-    if (scoped.ok) return scoped;
+    if (scoped.ok) return { ...scoped, readOnly };
     const names = scoped.toolsets.map((t) => `"${t}"`).join(', ');
     return auth.insufficientScope(scoped.scopes, `Toolset(s) ${names} need scope(s) ${scoped.scopes.join(' ')}, which this token lacks`);
   }
@@ -145,8 +147,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       if (authInfo instanceof Response) return authInfo;
       const resolvedSelection = selectionFor(scope, authInfo);
       if (resolvedSelection instanceof Response) return resolvedSelection;
-      const { selection, denied } = resolvedSelection;
-      const body = await toolsetsBody(host, selection, scope.tenant, denied);
+      const { selection, denied, readOnly } = resolvedSelection;
+      const body = await toolsetsBody(host, selection, scope.tenant, denied, readOnly);
       if (body.unknown.length > 0) unknown.report(body.unknown, { where: 'toolsets', tenant: scope.tenant });
       return Response.json(body, { headers: { 'cache-control': 'no-store' } });
     }
@@ -196,7 +198,12 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     const scope: Scope = {
       route,
       tenant,
-      sources: { query: target.query, tail: 'tail' in route ? route.tail : '', headers: selectionHeaderValues(req.headers, req.headersDistinct) },
+      sources: {
+        query: target.query,
+        tail: 'tail' in route ? route.tail : '',
+        headers: selectionHeaderValues(req.headers, req.headersDistinct),
+        filterHeaders: toolFilterHeaderValues(req.headers, req.headersDistinct),
+      },
       onFinish: (done) => finishers.push(done),
     };
     const handler = toNodeHandler({ fetch: (request) => dispatch(scope, request) }, { onerror, maxRequestBodySize: resolved.maxBodyBytes });

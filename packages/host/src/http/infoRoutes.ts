@@ -58,6 +58,6 @@ export function healthzResponse(host: McpHost, closing: boolean): Response {
 export type ToolsetsBody = HostDescription;
 
 /** `GET /toolsets`: `host.describe()` for the request's selection, plus `denied` when the token lacks some toolsets' scopes. */
-export async function toolsetsBody(host: McpHost, selection: Selection, tenant: string | undefined, denied: readonly string[]): Promise<ToolsetsBody> {
-  return await host.describe(selection, { tenant, denied });
+export async function toolsetsBody(host: McpHost, selection: Selection, tenant: string | undefined, denied: readonly string[], readOnly = false): Promise<ToolsetsBody> {
+  return await host.describe(selection, { tenant, denied, readOnly });
 }

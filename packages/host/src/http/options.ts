@@ -73,6 +73,12 @@ export interface McpAppOptions {
   readonly auth?: McpAppAuthOptions;
   /** Largest request body, bytes; larger ones are answered 413. Default 4 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Serve every request read-only: only tools whose final annotations say
+   * `readOnlyHint: true`. No URL, header or token can loosen it (`readonly=false`
+   * is reported, not obeyed). Default `false`.
+   */
+  readonly readOnly?: boolean;
   /** Where the app logs. Default: the host's logger. */
   readonly logger?: Logger;
 }
@@ -88,6 +94,7 @@ export interface ResolvedAppOptions {
   readonly allowedHosts: readonly string[] | undefined;
   readonly allowedOrigins: readonly string[] | undefined;
   readonly maxBodyBytes: number;
+  readonly readOnly: boolean;
 }
 
 function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
@@ -156,6 +163,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
   } else throw invalid('sessions', 'is not a session setting', options.sessions, 'true, false, or { idleTimeoutMs, max }');
   if (options.tenant !== undefined && typeof options.tenant !== 'function') throw invalid('tenant', 'is not a function', options.tenant, 'a function (req) => string | undefined');
   if (options.retryInterval !== undefined) positive('retryInterval', options.retryInterval, 0);
+  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') throw invalid('readOnly', 'is not a boolean', options.readOnly, 'true to serve only read-only tools, or false');
   return {
     path,
     healthzPath,
@@ -166,5 +174,6 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     allowedHosts: hostList('allowedHosts', options.allowedHosts),
     allowedOrigins: hostList('allowedOrigins', options.allowedOrigins),
     maxBodyBytes: Math.floor(positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES)),
+    readOnly: options.readOnly === true,
   };
 }

@@ -37,7 +37,7 @@ export interface EndpointRequest {
   readonly tenant: string | undefined;
   readonly authInfo: AuthInfo | undefined;
   /** The request's selection and the toolsets its token may not have, or the refusal to send (403 for a denied toolset named explicitly). Only called when a server is needed. */
-  resolveSelection(): { readonly selection: Selection; readonly denied: readonly string[] } | Response;
+  resolveSelection(): { readonly selection: Selection; readonly denied: readonly string[]; readonly readOnly?: boolean } | Response;
   /** Registers a callback for when the HTTP exchange ends (the socket response closed). */
   onFinish(done: () => void): void;
   /** The 403 refusal when this request's token lacks the scopes of toolsets it would be served (an open session's). */
@@ -147,9 +147,9 @@ export class McpEndpoint {
   private async plan(r: EndpointRequest): Promise<Plan | Response> {
     const resolved = r.resolveSelection();
     if (resolved instanceof Response) return resolved;
-    const { selection, denied } = resolved;
+    const { selection, denied, readOnly } = resolved;
     try {
-      const built = await this.host.build(selection, { tenant: r.tenant, denied });
+      const built = await this.host.build(selection, { tenant: r.tenant, denied, readOnly });
       if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
       return { built, selection };
     } catch (error) {

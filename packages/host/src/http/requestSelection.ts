@@ -7,10 +7,20 @@
  * request, so it never throws.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { mergeSelections, parseSelection, type Selection } from '../selection.js';
+import { mergeSelections, parseSelection, parseSelectionPair, withToolFilters, type Selection } from '../selection.js';
 
 /** The request header that carries a selection, for clients that cannot change the URL. */
 export const SELECTION_HEADER = 'x-mcp-toolsets';
+
+/**
+ * Headers that carry one reserved key's value each, for clients that cannot
+ * change the URL: `X-MCP-Tools: a,b` reads as `tools=a,b`.
+ */
+export const TOOL_FILTER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'x-mcp-tools': 'tools',
+  'x-mcp-exclude-tools': 'exclude_tools',
+  'x-mcp-readonly': 'readonly',
+});
 
 /** The raw places a request can write a selection. */
 export interface SelectionSources {
@@ -20,6 +30,8 @@ export interface SelectionSources {
   readonly tail: string;
   /** Each `X-MCP-Toolsets` header value, kept apart so a repeated header cannot merge names. */
   readonly headers: readonly string[];
+  /** Values of the per-tool headers (`X-MCP-Tools`, …) by their lower-cased name; one entry per header line. */
+  readonly filterHeaders?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** How the sources become one selection. */
@@ -64,9 +76,23 @@ export function pathTail(pathname: string, base: string): string | undefined {
 
 /** Every value of the selection header, one entry per header line. */
 export function selectionHeaderValues(headers: IncomingHttpHeaders, distinct?: Record<string, string[] | undefined>): string[] {
-  const values = distinct?.[SELECTION_HEADER];
+  return headerValues(SELECTION_HEADER, headers, distinct);
+}
+
+/** The values of the per-tool headers present on a request, or `undefined` when there are none. */
+export function toolFilterHeaderValues(headers: IncomingHttpHeaders, distinct?: Record<string, string[] | undefined>): Record<string, string[]> | undefined {
+  let found: Record<string, string[]> | undefined;
+  for (const name of Object.keys(TOOL_FILTER_HEADERS)) {
+    const values = headerValues(name, headers, distinct);
+    if (values.length > 0) (found ??= {})[name] = values;
+  }
+  return found;
+}
+
+function headerValues(name: string, headers: IncomingHttpHeaders, distinct?: Record<string, string[] | undefined>): string[] {
+  const values = distinct?.[name];
   if (values !== undefined) return values;
-  const value = headers[SELECTION_HEADER];
+  const value = headers[name];
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }
@@ -89,6 +115,12 @@ export function requestSelection(sources: SelectionSources, options: RequestSele
   const parse = { ignore: options.ignore };
   const parts: Selection[] = [parseSelection(sources.query, parse), parseSelection(tailAsQuery(sources.tail), parse)];
   for (const header of sources.headers) parts.push(parseSelection(header, parse));
+  for (const [header, values] of Object.entries(sources.filterHeaders ?? {})) {
+    const key = TOOL_FILTER_HEADERS[header];
+    if (key === undefined) continue;
+    for (const value of values) parts.push(parseSelectionPair(key, value, parse));
+  }
   const merged = mergeSelections(...parts);
-  return merged.isEmpty && options.defaultSelection !== undefined ? options.defaultSelection : merged;
+  // A request that names no toolset gets the deployment's default toolsets, keeping its own tool filters.
+  return merged.isEmpty && options.defaultSelection !== undefined ? withToolFilters(options.defaultSelection, merged) : merged;
 }

@@ -28,7 +28,9 @@ import type { Selection } from '../selection.js';
 import type { HostStats } from '../stats.js';
 import { withTimeout } from '../timeLimit.js';
 import type { Blueprint, ConnectionInfo } from '../blueprint.js';
+import { serverMiddleware } from '../middlewareCalls.js';
 import { routeHookTools } from './hookRegistration.js';
+import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -81,7 +83,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   options.stats.mints++;
   const factory = options.serverFactory ?? defaultServerFactory(options.serverName, options.serverVersion);
   const server = factory(options.serverName, blueprint.instructions);
-  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant };
+  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant, readOnlyBound: blueprint.filter?.readOnlyBy === 'operator' };
+  const middleware = serverMiddleware(blueprint, connection, options);
   const table = new ServerToolTable(blueprint);
   // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
   Object.defineProperty(server, TOOL_TABLE, { value: table });
@@ -91,13 +94,16 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   // resources, prompts and completions are advertised where they are installed.
   low.registerCapabilities({ tools: {}, logging: {} });
 
-  low.setRequestHandler('tools/list', () => table.listResult());
+  low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
   low.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = table.get(request.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    // Verified before any wrapper runs; sealed after the outermost returned.
+    // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
-    const result = await tool.invoke(request.params.arguments, await options.requestState.open(ctx, target), connection);
+    const opened = await options.requestState.open(ctx, target);
+    const result = middleware
+      ? await middleware.callTool(tool, request.params.name, request.params.arguments, opened)
+      : await tool.invoke(request.params.arguments, opened, connection);
     if (isInputRequiredResult(result)) return await options.requestState.seal(result, target, ctx);
     return low.projectCallToolResult(result, tool.outputJson);
   });
@@ -105,7 +111,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, stats: options.stats, requestState: options.requestState });
+  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, stats: options.stats, requestState: options.requestState, middleware });
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);

@@ -6,6 +6,7 @@ import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextp
 import type { PromptSpec } from '../resource.js';
 import { resolveSchema, type JsonSchemaObject } from '../schema.js';
 import type { HostStats } from '../stats.js';
+import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { ContentServices, ServerContent } from './serverContent.js';
 
 function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: string; description?: string; required?: boolean }> {
@@ -20,7 +21,7 @@ function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: stri
   }));
 }
 
-export function installPrompts(server: McpServer, content: ServerContent, { stats, requestState }: Pick<ContentServices, 'stats' | 'requestState'>): void {
+export function installPrompts(server: McpServer, content: ServerContent, { stats, requestState, middleware }: Pick<ContentServices, 'stats' | 'requestState' | 'middleware'>): void {
   const low = server.server;
   low.registerCapabilities({ prompts: {} });
   low.setRequestHandler('prompts/list', () => ({
@@ -34,14 +35,22 @@ export function installPrompts(server: McpServer, content: ServerContent, { stat
   low.setRequestHandler('prompts/get', async (request, ctx) => {
     const offered = content.prompts.find((p) => p.spec.name === request.params.name);
     if (!offered) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
-    let args: Record<string, string | undefined> = request.params.arguments ?? {};
+    if (!middleware) return await get(offered, request.params.name, request.params.arguments ?? {}, ctx);
+    return await protocolErrorOnFailure(
+      middleware.around('prompts/get', { name: request.params.name, arguments: request.params.arguments }, ctx, (args) =>
+        get(offered, request.params.name, (args ?? {}) as Record<string, string | undefined>, ctx),
+      ),
+    );
+  });
+  const get = async (offered: ServerContent['prompts'][number], name: string, raw: Record<string, string | undefined>, ctx: Parameters<PromptSpec['get']>[1]) => {
+    let args: Record<string, string | undefined> = raw;
     if (offered.spec.argsSchema) {
       const checked = await resolveSchema(offered.spec.argsSchema, 'input', stats).validate(args);
-      if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt ${request.params.name}: ${checked.message}`);
+      if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${checked.message}`);
       args = checked.value as Record<string, string | undefined>;
     }
     // An input-required result passes through, its requestState sealed (requestState.ts).
     const target = `prompts/get:${offered.spec.name}`;
     return await requestState.seal(await offered.spec.get(args, await requestState.open(ctx, target)), target, ctx);
-  });
+  };
 }

@@ -8,6 +8,7 @@ import { ErrorCodes, errorMessage } from '../errors.js';
 import { LruCache } from '../lruCache.js';
 import type { ResourceSpec } from '../resource.js';
 import type { Offered } from '../blueprint.js';
+import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { ContentServices, ServerContent } from './serverContent.js';
 
 interface TemplateEntry {
@@ -15,7 +16,7 @@ interface TemplateEntry {
   readonly template: UriTemplate;
 }
 
-export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, requestState }: Pick<ContentServices, 'subscriptions' | 'logger' | 'requestState'>): void {
+export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, requestState, middleware }: Pick<ContentServices, 'subscriptions' | 'logger' | 'requestState' | 'middleware'>): void {
   const low = server.server;
   const subscribable = content.resources.some((r) => r.spec.subscribe === true);
   low.registerCapabilities({ resources: subscribable ? { subscribe: true } : {} });
@@ -55,9 +56,8 @@ export function installResources(server: McpServer, content: ServerContent, { su
       ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
     })),
   }));
-  low.setRequestHandler('resources/read', async (request, ctx) => {
+  const read = async (uri: string, ctx: Parameters<ResourceSpec['read']>[2]) => {
     const { fixed, templates } = index();
-    const uri = request.params.uri;
     const target = `resources/read:${uri}`;
     const exact = fixed.get(uri);
     if (exact) return await requestState.seal(await exact.spec.read(new URL(uri), {}, await requestState.open(ctx, target)), target, ctx);
@@ -66,6 +66,11 @@ export function installResources(server: McpServer, content: ServerContent, { su
       if (variables) return await requestState.seal(await offered.spec.read(new URL(uri), variables, await requestState.open(ctx, target)), target, ctx);
     }
     throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${uri} not found`, { uri });
+  };
+  low.setRequestHandler('resources/read', async (request, ctx) => {
+    const uri = request.params.uri;
+    if (!middleware) return await read(uri, ctx);
+    return await protocolErrorOnFailure(middleware.around('resources/read', { uri, arguments: undefined }, ctx, () => read(uri, ctx)));
   });
   if (subscribable) {
     const canSubscribe = (uri: string) =>

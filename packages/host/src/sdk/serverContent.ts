@@ -4,6 +4,7 @@
  * `onServer` hook's `server.registerResource`/`registerPrompt` adds to this
  * server's own copy of a table (made only then), never to the blueprint.
  */
+import type { ServerMiddleware } from '../middlewareCalls.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import type { PromptSpec, ResourceSpec } from '../resource.js';
@@ -29,6 +30,8 @@ export interface ContentServices {
   readonly stats: HostStats;
   /** Seals the `requestState` of input-required results and verifies it on the retry (prompts/get, resources/read). */
   readonly requestState: RequestStateSeal;
+  /** The blueprint's middleware around `resources/read` and `prompts/get`, when any wraps them. */
+  readonly middleware?: ServerMiddleware | undefined;
 }
 
 /**

@@ -38,7 +38,7 @@ export interface ConnectOptions extends BuildOptions {
  */
 export async function connect(host: McpHost, options: ConnectOptions = {}): Promise<TestConnection> {
   const selection = typeof options.selection === 'string' || options.selection === undefined ? parseSelection(options.selection) : options.selection;
-  const built = await host.build(selection, { tenant: options.tenant });
+  const built = await host.build(selection, { tenant: options.tenant, denied: options.denied, readOnly: options.readOnly });
   const server = await built.createServer({ selection });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'reactor-test-client', version: '0.0.0' }, options.clientCapabilities ? { capabilities: options.clientCapabilities } : undefined);

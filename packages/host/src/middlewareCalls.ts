@@ -1,0 +1,73 @@
+/**
+ * Running one request through a blueprint's middleware: builds what a layer
+ * is told (`MiddlewareCall`) from the connection and the request, runs the
+ * chain composed at assembly, and reports a layer's failure once, with its
+ * extension. Servers of a blueprint without middleware never get here.
+ */
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import type { Blueprint, ConnectionInfo, ServedTool } from './blueprint.js';
+import { ErrorCodes } from './errors.js';
+import type { Logger } from './logger.js';
+import { MiddlewareFailure, type MiddlewareCall, type MiddlewareMethod } from './middleware.js';
+import type { ProblemLog } from './problems.js';
+import { toCallToolResult, toolErrorResult, type InputRequiredResult } from './tool.js';
+
+/** Where a layer's failure is reported. */
+export interface MiddlewareReporting {
+  readonly logger: Logger;
+  readonly problems: ProblemLog;
+}
+
+/** What a request tells its layers beyond the connection. */
+export type RequestDetails = Pick<MiddlewareCall, 'name' | 'tool' | 'uri' | 'arguments'>;
+
+/** Runs requests of one minted server through its blueprint's middleware. */
+export interface ServerMiddleware {
+  /**
+   * Runs `terminal` through the chain for `method` (directly when no layer
+   * wraps it). A layer's failure is reported and rethrown as a
+   * {@link MiddlewareFailure}; the request's own errors pass through as they are.
+   */
+  around<T>(method: MiddlewareMethod, details: RequestDetails, ctx: ServerContext, terminal: (args: Record<string, unknown> | undefined) => Promise<T>): Promise<T>;
+  /** `tools/call` through the chain: a layer's failure becomes an error result naming it (fail closed). */
+  callTool(tool: ServedTool, calledAs: string, rawArgs: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/** The middleware runner of a server minted from `blueprint`, or `undefined` when no layer wraps anything. */
+export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInfo, reporting: MiddlewareReporting): ServerMiddleware | undefined {
+  const chains = blueprint.middleware;
+  if (Object.keys(chains).length === 0) return undefined;
+  const around = async <T>(method: MiddlewareMethod, details: RequestDetails, ctx: ServerContext, terminal: (args: Record<string, unknown> | undefined) => Promise<T>): Promise<T> => {
+    const chain = chains[method];
+    if (!chain) return await terminal(details.arguments);
+    const call: MiddlewareCall = { method, ...details, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx };
+    try {
+      return (await chain(call, terminal)) as T;
+    } catch (error) {
+      if (error instanceof MiddlewareFailure) report(error, method, reporting);
+      throw error;
+    }
+  };
+  return {
+    around,
+    async callTool(tool, calledAs, rawArgs, ctx) {
+      const details: RequestDetails = {
+        name: calledAs,
+        tool: { name: tool.name, extension: tool.extension, toolset: tool.spec.toolset, ...(tool.spec.annotations !== undefined ? { annotations: tool.spec.annotations } : {}) },
+        arguments: rawArgs,
+      };
+      try {
+        // A layer may answer with any value a handler may return: converted the same way.
+        return toCallToolResult(await around('tools/call', details, ctx, (args) => tool.invoke(args, ctx, connection)), false);
+      } catch (error) {
+        if (error instanceof MiddlewareFailure) return toolErrorResult(error.message);
+        throw error;
+      }
+    },
+  };
+}
+
+function report(failure: MiddlewareFailure, method: MiddlewareMethod, reporting: MiddlewareReporting): void {
+  reporting.problems.add({ code: ErrorCodes.MIDDLEWARE_FAILED, extension: failure.extension, subject: failure.middleware, message: failure.message, phase: 'call' });
+  reporting.logger.error({ code: ErrorCodes.MIDDLEWARE_FAILED, extension: failure.extension, middleware: failure.middleware, method }, failure.message);
+}

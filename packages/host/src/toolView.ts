@@ -1,0 +1,51 @@
+/**
+ * Narrowed views: what `tools=`, `exclude_tools=` and read-only serve of a
+ * blueprint. A view shares everything with its blueprint — served tools,
+ * converted schemas, resources, prompts, hooks, middleware — and owns only its
+ * tool list (rendered once) and index. Views are cached on their blueprint's
+ * cache entry by filter key (bounded), so a repeated filter resolves, converts
+ * and renders nothing, and a new filter builds no blueprint.
+ */
+import { renderToolList, type Blueprint, type ServedTool } from './blueprint.js';
+import type { BuiltServer } from './builtServer.js';
+import type { CacheEntry } from './hostCache.js';
+import { LIST_SERVER_TOOLSETS } from './listToolsets.js';
+import { LruCache } from './lruCache.js';
+import type { HostStats } from './stats.js';
+import { applyToolFilter, toolFilterKey, type ToolFilter } from './toolFilter.js';
+
+/** A blueprint narrowed by one filter. */
+export interface ToolView {
+  readonly blueprint: Blueprint;
+  /** Names in `tools=`/`exclude_tools=` that match no tool (nor alias) of the active toolsets. */
+  readonly unknownTools: ReadonlySet<string>;
+  /** The built server of this view, once something asked for it. */
+  built?: BuiltServer;
+}
+
+/** How many distinct filters one blueprint keeps views for; the least recently used go first. */
+export const MAX_VIEWS_PER_BLUEPRINT = 32;
+
+// The host's own list tool is never filtered out: it is how a model learns what it can select.
+const ALWAYS_KEPT: ReadonlySet<string> = new Set([LIST_SERVER_TOOLSETS]);
+
+/** The view of `entry`'s blueprint for `filter`, from the entry's cache or made now. */
+export function viewOf(entry: CacheEntry, filter: ToolFilter, stats: HostStats): ToolView {
+  entry.views ??= new LruCache<string, ToolView>(MAX_VIEWS_PER_BLUEPRINT);
+  return entry.views.getOrCreate(toolFilterKey(filter), () => narrow(entry.blueprint, filter, stats));
+}
+
+function narrow(blueprint: Blueprint, filter: ToolFilter, stats: HostStats): ToolView {
+  stats.views++;
+  const { kept, unknown } = applyToolFilter(blueprint.tools, filter, ALWAYS_KEPT);
+  const keptNames = new Set(kept.map((t) => t.name));
+  // Aliases follow their tool: callable in the view exactly when the tool is served in it.
+  const toolIndex = new Map<string, ServedTool>();
+  for (const [name, tool] of blueprint.toolIndex) if (keptNames.has(tool.name)) toolIndex.set(name, tool);
+  const aliases = new Map<string, string>();
+  for (const [alias, name] of blueprint.aliases) if (keptNames.has(name)) aliases.set(alias, name);
+  return {
+    blueprint: { ...blueprint, tools: kept, toolIndex, aliases, listResult: renderToolList(kept, stats), filter },
+    unknownTools: unknown,
+  };
+}
