@@ -19,7 +19,7 @@ const workDir = mkdtempSync(join(tmpdir(), 'reactor-release-'));
 const started = Date.now();
 let exitCode = 1;
 try {
-  const report = await rehearseRelease({ repoRoot, workDir, log: (line) => process.stderr.write(`release:local: ${line}\n`) });
+  const report = await rehearseRelease({ repoRoot, workDir, log: (line) => process.stderr.write(`release:local [${((Date.now() - started) / 1000).toFixed(0)} s] ${line}\n`) });
   const problems = releaseProblems(report);
   process.stdout.write(`${formatReport(report, problems)}\n(${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   exitCode = problems.length === 0 ? 0 : 1;
