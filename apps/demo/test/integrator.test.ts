@@ -22,7 +22,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { LIST_SERVER_TOOLSETS } from '@reactor/host';
 import { SPACES_TOOL_NAMES } from '@reactor/ext-spaces';
 import { BENCHMARK_TOOL_NAMES } from '@reactor/ext-benchmarks';
-import { cleanEnv, installTarballs, packPackage, requireBuilt, startServer, type RunningServer } from './helpers/integrator.js';
+import { cleanEnv, installTarballs, packPackage, requireBuilt, startServer, type RunningServer } from '@reactor/release/integrator';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const PUBLISHED = ['packages/host', 'extensions/spaces', 'extensions/benchmarks'] as const;

@@ -1,0 +1,23 @@
+/**
+ * How large each package's tarball may be, in bytes. A budget is a tripwire
+ * for shipping what nobody asked for (a data dump, a second build, test
+ * fixtures): set each one with headroom over today's size, and raise it in the
+ * same pull request that explains why the package grew. A package not listed
+ * gets the default, so a new package is budgeted from its first release.
+ */
+const KiB = 1024;
+
+/** The budget of a package not listed in {@link TARBALL_BUDGETS}. */
+export const DEFAULT_TARBALL_BUDGET = 150 * KiB;
+
+/** Per-package budgets (sizes seen at the time of writing in the comments). */
+export const TARBALL_BUDGETS: Readonly<Record<string, number>> = {
+  '@reactor/host': 400 * KiB, // ~275 KiB (208 KiB before the host split and the 2026-07-28 protocol work): dist with declarations and maps, and the sources the maps point to
+  '@reactor/ext-spaces': 150 * KiB, // ~100 KiB, with the sample space
+  '@reactor/ext-benchmarks': 120 * KiB, // ~70 KiB, with the fixture run
+};
+
+/** The budget of package `name`. */
+export function tarballBudget(name: string): number {
+  return TARBALL_BUDGETS[name] ?? DEFAULT_TARBALL_BUDGET;
+}
