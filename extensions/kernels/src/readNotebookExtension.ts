@@ -57,7 +57,8 @@ export const READ_NOTEBOOK_DESCRIPTION =
 async function kernelOf(runtime: KernelsRuntime, space: string, path: string): Promise<KernelAnnotation> {
   const ref = await runtime.notebook(space, path);
   const held = runtime.kernels.held(ref.jupyterPath);
-  if (held && !held.session.isDisposed) {
+  // Trust the held connection only while it is connected; otherwise ask the server (which may be gone).
+  if (held && !held.session.isDisposed && held.kernel.connectionStatus === 'connected') {
     return { live: true, kernel_id: held.kernel.id, kernelspec: held.kernel.name, state: held.kernel.status, started_by_us: held.startedByUs, hint: 'execute_cell runs a cell on it.' };
   }
   let timer: NodeJS.Timeout | undefined;
@@ -104,7 +105,7 @@ export function createReadNotebookExtension(runtime: () => KernelsRuntime | unde
         if (rt === undefined || !isNotebookResult(result)) return result;
         try {
           const ids = await cellIds(rt, result.space, result.path);
-          const kernel = await kernelOf(rt, result.space, result.path).catch((error: unknown): KernelAnnotation => ({ live: false, hint: `Unknown: ${messageOf(error)}` }));
+          const kernel = await kernelOf(rt, result.space, result.path).catch((error: unknown): KernelAnnotation => ({ live: false, hint: `Unknown: could not ask the Jupyter Server (${messageOf(error)})` }));
           return { ...result, cells: result.cells.map((c) => (ids[c.index] !== undefined ? { ...c, id: ids[c.index] } : c)), kernel };
         } catch (error) {
           rt.logger.warn({ tool: READ_NOTEBOOK_TOOL }, `could not annotate a read_notebook result: ${messageOf(error)}; returned it unannotated`);
