@@ -74,6 +74,9 @@ export function createJupyterClient(endpoint: JupyterEndpoint, requestTimeoutMs:
   const kernels = new KernelManager({ serverSettings: settings, standby });
   const sessions = new SessionManager({ serverSettings: settings, kernelManager: kernels, standby });
   const contents = new ContentsManager({ serverSettings: settings });
+  // Their `ready` promises wait on a first poll that standby never runs; disposing rejects them. Nothing
+  // here awaits them, so a rejection is expected and must not surface as an unhandled one.
+  for (const manager of [kernels, sessions]) manager.ready.catch(() => {});
   return {
     endpoint,
     settings,

@@ -1,6 +1,7 @@
 /**
  * An extension of spaces' `read_notebook`: once kernels is awake, the result
- * says whether the notebook has a live kernel and its state (`kernel`), and
+ * says whether the notebook has a live kernel and its state (`live_kernel`;
+ * spaces' own `kernel` field names the notebook's kernelspec), and
  * gives each cell its id (what execute_cell takes), so a model reading a
  * notebook knows how to run it.
  *
@@ -27,7 +28,7 @@ export const READ_NOTEBOOK_EXTENSION_ORDER = 20;
 /** How long the annotation may wait for Jupyter: reading a notebook must stay quick. */
 const LOOKUP_MS = 2000;
 
-/** The `kernel` field. */
+/** The `live_kernel` field. */
 export const kernelAnnotation = z.object({
   live: z.boolean().describe('True when the notebook has a kernel on the Jupyter Server.'),
   kernel_id: z.string().optional(),
@@ -40,19 +41,19 @@ type KernelAnnotation = z.infer<typeof kernelAnnotation>;
 
 /**
  * `read_notebook`'s output once extended: spaces' fields, cells that may carry
- * an `id`, and the optional `kernel`. Loose, so fields spaces adds later still validate.
+ * an `id`, and the optional `live_kernel`. Loose, so fields spaces adds later still validate.
  */
 export const readNotebookWithKernelOutput = z.looseObject({
   ...readNotebookOutput.shape,
   cells: z.array(z.looseObject({ index: z.number().int(), id: z.string().optional().describe('The cell id execute_cell takes.') })),
-  kernel: kernelAnnotation.optional(),
+  live_kernel: kernelAnnotation.optional(),
 });
 
 /** The description `read_notebook` carries once kernels is awake. */
 export const READ_NOTEBOOK_DESCRIPTION =
   'Read a Jupyter notebook (.ipynb) as cells: Markdown and code with their outputs, summarised (long output keeps its head and tail, images are named with their size, errors show the exception). ' +
   'Read a range with cells: { start, end }; a long notebook comes in pages: continue from nextCell. ' +
-  'Each cell carries its id, and "kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell (toolset "kernels").';
+  'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell (toolset "kernels").';
 
 async function kernelOf(runtime: KernelsRuntime, space: string, path: string): Promise<KernelAnnotation> {
   const ref = await runtime.notebook(space, path);
@@ -106,7 +107,7 @@ export function createReadNotebookExtension(runtime: () => KernelsRuntime | unde
         try {
           const ids = await cellIds(rt, result.space, result.path);
           const kernel = await kernelOf(rt, result.space, result.path).catch((error: unknown): KernelAnnotation => ({ live: false, hint: `Unknown: could not ask the Jupyter Server (${messageOf(error)})` }));
-          return { ...result, cells: result.cells.map((c) => (ids[c.index] !== undefined ? { ...c, id: ids[c.index] } : c)), kernel };
+          return { ...result, cells: result.cells.map((c) => (ids[c.index] !== undefined ? { ...c, id: ids[c.index] } : c)), live_kernel: kernel };
         } catch (error) {
           rt.logger.warn({ tool: READ_NOTEBOOK_TOOL }, `could not annotate a read_notebook result: ${messageOf(error)}; returned it unannotated`);
           return result;

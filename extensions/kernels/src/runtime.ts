@@ -54,6 +54,10 @@ export interface KernelsRuntime {
   locate(jupyterPath: string): Promise<{ space: string; path: string } | undefined>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** The embedded server's process id while it runs (REACTOR_JUPYTER=auto), else undefined. */
+  embeddedPid(): number | undefined;
+  /** Resolves when the embedded server exits, with how (immediately when there is none). */
+  embeddedExited(): Promise<string>;
 }
 
 /** The folder every space lies in (their deepest common ancestor), real paths. */
@@ -197,6 +201,8 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
         throw error;
       }
     },
+    embeddedPid: () => (embedded?.alive() ? embedded.pid : undefined),
+    embeddedExited: () => embedded?.exited ?? Promise.resolve('not running'),
     async stop() {
       if (starts === 0 || --starts > 0) return;
       const server = embedded;

@@ -181,12 +181,12 @@ describe('the kernels toolset on a real Jupyter Server', () => {
 
   it('tells read_notebook whether the notebook has a live kernel, and each cell\'s id', async () => {
     const read = await call('read_notebook', { space: 'lab', path: 'alpha.ipynb' });
-    const nb = read.structuredContent as { cells: Array<{ id?: string }>; kernel?: { live: boolean; state?: string; started_by_us?: boolean } };
+    const nb = read.structuredContent as { cells: Array<{ id?: string }>; live_kernel?: { live: boolean; state?: string; started_by_us?: boolean } };
     expect(nb.cells.map((c) => c.id)).toEqual(['mark', 'show']);
-    expect(nb.kernel).toMatchObject({ live: true, started_by_us: true });
+    expect(nb.live_kernel).toMatchObject({ live: true, started_by_us: true });
     await call('shutdown_kernel', { space: 'lab', path: 'alpha.ipynb' });
-    const after = (await call('read_notebook', { space: 'lab', path: 'alpha.ipynb' })).structuredContent as { kernel?: { live: boolean } };
-    expect(after.kernel?.live).toBe(false);
+    const after = (await call('read_notebook', { space: 'lab', path: 'alpha.ipynb' })).structuredContent as { live_kernel?: { live: boolean } };
+    expect(after.live_kernel?.live).toBe(false);
   });
 
   it('refuses paths outside the space and non-notebooks', async () => {
@@ -211,6 +211,6 @@ describe('the kernels toolset on a real Jupyter Server', () => {
     const spaces = await call('list_files', { space: 'lab' });
     expect(texts(spaces)).toContain('basics.ipynb');
     const read = await call('read_notebook', { space: 'lab', path: 'basics.ipynb' });
-    expect((read.structuredContent as { kernel?: { live: boolean; hint: string } }).kernel).toMatchObject({ live: false, hint: expect.stringContaining('not reachable') });
+    expect((read.structuredContent as { live_kernel?: { live: boolean; hint: string } }).live_kernel).toMatchObject({ live: false, hint: expect.stringContaining('not reachable') });
   });
 });
