@@ -42,7 +42,7 @@ describe('with nothing configured', () => {
     await conn.close();
   });
 
-  it('says what is missing when REACTOR_JUPYTER=auto but the Python lacks Jupyter', async () => {
+  it('says what is missing when REACTOR_JUPYTER=auto but the Python lacks Jupyter', () => {
     const kernels = createKernelsExtension({ env: { REACTOR_JUPYTER: 'auto' }, python: process.execPath, logger: silentLogger });
     expect(kernels.availability?.()).toMatchObject({ available: false, reason: expect.stringContaining('cannot import jupyter_server and ipykernel'), hint: expect.stringContaining('python3-jupyter-server') });
   });

@@ -147,8 +147,8 @@ export async function startFakeJupyter(files: Record<string, unknown> = {}): Pro
   function serveKernel(kernel: FakeKernel, ws: WebSocket): void {
     kernel.sockets.add(ws);
     ws.on('close', () => kernel.sockets.delete(ws));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as { header: { msg_id: string; msg_type: string; session: string }; content: Record<string, unknown>; channel: string };
+    ws.on('message', (data: Buffer) => {
+      const msg = JSON.parse(data.toString('utf8')) as { header: { msg_id: string; msg_type: string; session: string }; content: Record<string, unknown>; channel: string };
       const send = (channel: string, msgType: string, content: Record<string, unknown>) =>
         ws.send(JSON.stringify({ header: { msg_id: randomUUID(), msg_type: msgType, session: 'fake', username: 'fake', date: new Date().toISOString(), version: '5.3' }, parent_header: msg.header, metadata: {}, content, channel, buffers: [] }));
       const status = (state: string) => send('iopub', 'status', { execution_state: state });
