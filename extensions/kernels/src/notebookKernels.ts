@@ -108,7 +108,7 @@ export class NotebookKernels {
         });
       }
       const session = client.sessions.connectTo({ model: existing });
-      return { live: this.keep(ref, session, false, undefined), how: 'joined', replaced };
+      return { live: await this.ready(this.keep(ref, session, false, undefined)), how: 'joined', replaced };
     }
     this.checkBounds(ref, mcpSession);
     const spec = preferredSpec !== undefined && this.deps.kernelspecs.includes(preferredSpec) ? preferredSpec : this.deps.kernelspecs[0];
@@ -119,7 +119,19 @@ export class NotebookKernels {
       throw jupyterFailure(client.endpoint, `start a ${spec ?? 'python3'} kernel for ${ref.space}/${ref.path}`, error);
     }
     this.deps.logger.info({ notebook: ref.jupyterPath, kernelspec: spec }, 'started a kernel');
-    return { live: this.keep(ref, session, true, mcpSession), how: 'started', replaced };
+    return { live: await this.ready(this.keep(ref, session, true, mcpSession)), how: 'started', replaced };
+  }
+
+  /**
+   * Waits (bounded) until the kernel answers `kernel_info`: Jupyter answers a new
+   * session before the kernel process is up, and a notebook reported open should run
+   * its first cell at once. A kernel still booting at the bound is returned as is.
+   */
+  private async ready(live: LiveNotebook): Promise<LiveNotebook> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([live.kernel.info.then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, this.deps.limits.startTimeoutMs)))]);
+    clearTimeout(timer);
+    return live;
   }
 
   private keep(ref: NotebookRef, session: Session.ISessionConnection, startedByUs: boolean, startedFor: string | undefined): LiveNotebook {
