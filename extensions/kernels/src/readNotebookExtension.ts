@@ -16,6 +16,7 @@ import { readNotebookOutput, resolveInSpace } from '@reactor/ext-spaces';
 import type { AnyToolHandler, ToolExtension } from '@reactor/host';
 import { z } from 'zod';
 import { messageOf } from './errors.js';
+import { jupyterFailure } from './jupyterClient.js';
 import { cellIdOf, type NbContent } from './notebookFile.js';
 import type { KernelsRuntime } from './runtime.js';
 
@@ -63,8 +64,11 @@ async function kernelOf(runtime: KernelsRuntime, space: string, path: string): P
     return { live: true, kernel_id: held.kernel.id, kernelspec: held.kernel.name, state: held.kernel.status, started_by_us: held.startedByUs, hint: 'execute_cell runs a cell on it.' };
   }
   let timer: NodeJS.Timeout | undefined;
+  const client = runtime.client();
   const sessions = await Promise.race([
-    runtime.client().sessionsApi.listRunning(),
+    client.sessionsApi.listRunning().catch((error: unknown) => {
+      throw jupyterFailure(client.endpoint, 'list its sessions', error);
+    }),
     new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the Jupyter Server did not answer within ${LOOKUP_MS} ms`)), LOOKUP_MS))),
   ]).finally(() => clearTimeout(timer));
   const found = sessions.find((s) => s.path === ref.jupyterPath && s.kernel);
