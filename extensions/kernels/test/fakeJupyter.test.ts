@@ -89,6 +89,17 @@ describe('against a fake Jupyter Server', () => {
     expect(ok(await conn.callTool('get_execution', { execution_id: run.execution_id }))).toMatchObject({ status: 'interrupted', execution_id: run.execution_id });
   });
 
+  it('sends progress notifications while a run goes, when the client asks for them', async () => {
+    const conn = await serve();
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const result = await conn.client.callTool(
+      { name: 'execute_code', arguments: { space: 'lab', path: 'basics.ipynb', code: 'print("first")\nsleep', timeout_s: 0.5 } },
+      { onprogress: (p) => progress.push({ progress: p.progress, ...(p.message !== undefined ? { message: p.message } : {}) }) },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(progress[0]).toEqual({ progress: 1, message: '1 output so far' });
+  });
+
   it('answers an unknown execution_id with a clear error', async () => {
     const conn = await serve();
     const result = await conn.callTool('get_execution', { execution_id: 'nope' });
