@@ -12,6 +12,7 @@ import type { Middleware } from './middleware.js';
 import type { PromptSpec, ResourceSpec } from './resource.js';
 import type { Selection } from './selection.js';
 import type { ToolSpec } from './tool.js';
+import type { ExtensionAvailability } from './availability.js';
 import type { ToolExtension } from './toolExtension.js';
 import type { Toolset } from './toolset.js';
 
@@ -79,6 +80,12 @@ export interface McpExtension {
   onServer?(server: McpServer, context: OnServerContext): void | Promise<void>;
   onStart?(): void | Promise<void>;
   onStop?(): void | Promise<void>;
+  /**
+   * Whether the awake extension can serve now (see `availability.ts`): when it
+   * says no, its toolsets stay listed, and `describe()` and `/healthz` carry its
+   * reason and hint. Called on every report: keep it cheap, without side effects.
+   */
+  availability?(): ExtensionAvailability;
 }
 
 /**

@@ -3,6 +3,7 @@
  * selection would get: `GET /toolsets`, `list_server_toolsets`) and `report()`
  * (every extension's status and every contained problem: `/healthz`).
  */
+import { unavailableField, withUnavailable, type Unavailable } from './availability.js';
 import type { Problem } from './problems.js';
 import type { ExtensionRecord, ExtensionState } from './registry.js';
 import { orphanToolExtensions, type Conflict } from './resolve.js';
@@ -56,6 +57,8 @@ export interface ExtensionStatus {
   toolsets: string[];
   tools: number;
   activationEvents: string[];
+  /** Present when the extension is awake but says it cannot serve (see `availability.ts`). */
+  unavailable?: Unavailable;
 }
 
 /** What `host.report()` answers: every extension's status and every contained problem. */
@@ -101,7 +104,7 @@ export function describeFrom(input: DescriptionInput): HostDescription {
   if (input.hostListTool !== undefined && listed.has(input.hostListTool)) provenance[input.hostListTool] = { offeredBy: 'host', extendedBy: [] };
   const unknown = view ? new Set([...input.unknown, ...view.unknownTools]) : input.unknown;
   return {
-    toolsets: [...input.declared].sort(byName).map((t) => describeToolset(t, input.active.has(t.name))),
+    toolsets: withUnavailable([...input.declared].sort(byName).map((t) => describeToolset(t, input.active.has(t.name))), input.activeRecords),
     active: [...input.active].sort(compareCodePoints),
     tools: [...listed].sort(compareCodePoints),
     unknown: [...unknown].sort(compareCodePoints),
@@ -141,6 +144,7 @@ export function reportFrom(host: { name: string; version: string; revision: numb
       toolsets: r.declaredToolsets.map((t) => t.name),
       tools: r.contributions?.tools.length ?? 0,
       activationEvents: [...(r.manifest.activationEvents ?? [])],
+      ...unavailableField(r.state === 'active' ? r.instance : undefined),
     })),
     problems,
   };

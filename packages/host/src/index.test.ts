@@ -16,12 +16,12 @@ const VALUES = [
 
 const TYPES = [
   'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
-  'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus', 'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema', 'InputRequiredResult',
+  'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionAvailability', 'ExtensionInput', 'ExtensionStatus', 'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema', 'InputRequiredResult',
   'JsonSchemaObject', 'ListedResource', 'LoadExtensionsOptions', 'LogFn', 'LogLevel', 'Logger', 'McpApp', 'McpAppAuthOptions',
   'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'Middleware', 'MiddlewareCall', 'MiddlewareMethod', 'MiddlewareNext', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
   'ReactorErrorDetails', 'ReactorMcpEntry', 'ReadResourceResult', 'ResourceSpec', 'RunningCommand', 'SchemaLike', 'Selection',
   'SelectionInput', 'ServeStdioOptions', 'ServerFactory', 'StandardSchemaLike', 'StdioServing', 'ToolAnnotations', 'ToolContext',
-  'ToolDefinition', 'ToolExtension', 'ToolHandle', 'ToolHandler', 'ToolSpec', 'Toolset', 'ToolsetActivation', 'ToolsetsBody',
+  'ToolDefinition', 'ToolExtension', 'ToolHandle', 'ToolHandler', 'ToolSpec', 'Toolset', 'ToolsetActivation', 'ToolsetsBody', 'Unavailable',
 ];
 
 /** Type-only exports leave no trace at run time: read them from the source. */

@@ -36,6 +36,7 @@ export type { HostOptions, BuildOptions, BuiltServer, HostDescription, HostRepor
 export type { HostChange, HostChangeListener } from './changes.js';
 export type { DescribedToolFilter } from './hostReport.js';
 export type { Conflict } from './resolve.js';
+export type { ExtensionAvailability, Unavailable } from './availability.js';
 export type { Problem } from './problems.js';
 export type { ServerFactory } from './sdk/mint.js';
 export { LIST_SERVER_TOOLSETS, howToSelect } from './listToolsets.js';

@@ -31,6 +31,8 @@ export interface DescribedToolset {
   default: boolean;
   always: boolean;
   active: boolean;
+  /** Present when the extension declaring it is awake but cannot serve (nothing configured or installed): why, and how to enable it. */
+  unavailable?: { extension: string; reason: string; hint?: string };
 }
 
 /** Toolset names: what a URL can carry without escaping (no comma, space, `&`, `=`, `/`). */

@@ -1,0 +1,150 @@
+/**
+ * The embedded Jupyter Server (`REACTOR_JUPYTER=auto`): started on loopback,
+ * on a free port, with a random token passed in the environment (never on the
+ * command line, where `ps` would show it), its runtime files in a temp folder,
+ * terminals off. Stopped with SIGTERM (Jupyter then shuts its kernels down),
+ * SIGKILL if it does not exit in time; killed too if this process exits first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '@reactor/host';
+import { kernelError } from './errors.js';
+
+/** Options of {@link startJupyterServer}. */
+export interface StartJupyterOptions {
+  /** The Python that has jupyter_server and ipykernel. */
+  readonly python: string;
+  /** The server's root directory: notebooks' paths are relative to it. */
+  readonly rootDir: string;
+  /** Where the server's own log lines go (at debug; the token redacted). */
+  readonly logger: Logger;
+  /** How long starting may take, in ms. */
+  readonly startTimeoutMs: number;
+  /** Extra `--Key=value` arguments (e.g. kernel culling). */
+  readonly extraArgs?: readonly string[];
+}
+
+/** A running embedded server. */
+export interface JupyterServerProcess {
+  /** `http://127.0.0.1:<port>/`. */
+  readonly url: string;
+  readonly token: string;
+  readonly rootDir: string;
+  readonly pid: number | undefined;
+  /** True until the process exits. */
+  alive(): boolean;
+  /** Resolves when the process exits (for whatever reason), with its code or signal. */
+  readonly exited: Promise<string>;
+  /** Stops it (SIGTERM, then SIGKILL after `graceMs`) and removes its runtime folder. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; Jupyter Server 1.x cannot report a port 0 it was given). */
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a Jupyter Server and resolves once it answers `/api/status` with the token. */
+export async function startJupyterServer(options: StartJupyterOptions): Promise<JupyterServerProcess> {
+  const port = await freePort();
+  const token = randomBytes(24).toString('hex');
+  const runtimeDir = mkdtempSync(join(tmpdir(), 'reactor-jupyter-'));
+  const args = [
+    '-m', 'jupyter_server',
+    '--ServerApp.ip=127.0.0.1',
+    `--ServerApp.port=${port}`,
+    '--ServerApp.port_retries=0',
+    '--ServerApp.open_browser=False',
+    `--ServerApp.root_dir=${options.rootDir}`,
+    '--ServerApp.terminals_enabled=False',
+    ...(process.getuid?.() === 0 ? ['--allow-root'] : []),
+    ...(options.extraArgs ?? []),
+  ];
+  const child: ChildProcess = spawn(options.python, args, {
+    cwd: options.rootDir,
+    env: { ...process.env, JUPYTER_TOKEN: token, JUPYTER_RUNTIME_DIR: runtimeDir, PYTHONUNBUFFERED: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  const redact = (line: string) => line.split(token).join('[token]');
+  const recent: string[] = [];
+  let exitedWith: string | undefined;
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (error) => {
+      exitedWith = `could not be run (${(error as NodeJS.ErrnoException).code ?? error.message})`;
+      resolve(exitedWith);
+    });
+    child.once('exit', (code, signal) => {
+      exitedWith = signal ? `signal ${signal}` : `exit code ${String(code)}`;
+      resolve(exitedWith);
+    });
+  });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let announced: () => void = () => {};
+  const running = new Promise<void>((resolve) => (announced = resolve));
+  const onLine = (line: string) => {
+    const clean = redact(line);
+    recent.push(clean);
+    if (recent.length > 20) recent.shift();
+    options.logger.debug({ jupyter: clean }, 'jupyter server');
+    if (/is running at|http:\/\/127\.0\.0\.1:\d+\//.test(line)) announced();
+  };
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffer = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) !== -1) {
+        onLine(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+      }
+    });
+  }
+
+  const stop = async (graceMs = 10_000) => {
+    process.removeListener('exit', killOnExit);
+    if (exitedWith === undefined) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(runtimeDir, { recursive: true, force: true });
+  };
+
+  const failed = (problem: string) =>
+    kernelError('the embedded Jupyter Server', problem, {
+      received: recent.length > 0 ? `its last lines: ${recent.slice(-5).join(' | ')}` : 'no output',
+      hint: `check that "${options.python} -m jupyter_server --version" works; or set REACTOR_JUPYTER_URL to a server you run`,
+    });
+
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.startTimeoutMs)));
+  try {
+    const first = await Promise.race([running.then(() => 'running' as const), exited.then(() => 'exited' as const), timedOut]);
+    if (first === 'exited') throw failed(`did not start (${exitedWith ?? 'exited'})`);
+    if (first === 'timeout') throw failed(`did not start within ${options.startTimeoutMs} ms`);
+    const status = await fetch(new URL('api/status', url), { headers: { Authorization: `token ${token}` }, signal: AbortSignal.timeout(options.startTimeoutMs) });
+    if (!status.ok) throw failed(`answered ${status.status} to /api/status with its own token`);
+  } catch (error) {
+    await stop(2000);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { url, token, rootDir: options.rootDir, pid: child.pid, alive: () => exitedWith === undefined, exited, stop };
+}

@@ -1,0 +1,122 @@
+/**
+ * An extension of spaces' `read_notebook`: once kernels is awake, the result
+ * says whether the notebook has a live kernel and its state (`live_kernel`;
+ * spaces' own `kernel` field names the notebook's kernelspec), and
+ * gives each cell its id (what execute_cell takes), so a model reading a
+ * notebook knows how to run it.
+ *
+ * It only adds: another result shape passes through unchanged, and a failure
+ * while annotating (Jupyter unreachable, say) is logged and the original
+ * result returned — a missing annotation widens nothing. Applying it fails
+ * closed: `wrap` throws if not given a handler, and the host then leaves
+ * `read_notebook` out rather than serve it half-extended.
+ */
+import { readFile } from 'node:fs/promises';
+import { readNotebookOutput, resolveInSpace } from '@reactor/ext-spaces';
+import type { AnyToolHandler, ToolExtension } from '@reactor/host';
+import { z } from 'zod';
+import { messageOf } from './errors.js';
+import { jupyterFailure } from './jupyterClient.js';
+import { cellIdOf, type NbContent } from './notebookFile.js';
+import type { KernelsRuntime } from './runtime.js';
+
+/** The tool it extends (offered by `@reactor/ext-spaces`). */
+export const READ_NOTEBOOK_TOOL = 'read_notebook';
+
+/** Its place among extensions of `read_notebook`. */
+export const READ_NOTEBOOK_EXTENSION_ORDER = 20;
+
+/** How long the annotation may wait for Jupyter: reading a notebook must stay quick. */
+const LOOKUP_MS = 2000;
+
+/** The `live_kernel` field. */
+export const kernelAnnotation = z.object({
+  live: z.boolean().describe('True when the notebook has a kernel on the Jupyter Server.'),
+  kernel_id: z.string().optional(),
+  kernelspec: z.string().optional(),
+  state: z.string().optional().describe('idle, busy, starting, dead…'),
+  started_by_us: z.boolean().optional(),
+  hint: z.string(),
+});
+type KernelAnnotation = z.infer<typeof kernelAnnotation>;
+
+/**
+ * `read_notebook`'s output once extended: spaces' fields, cells that may carry
+ * an `id`, and the optional `live_kernel`. Loose, so fields spaces adds later still validate.
+ */
+export const readNotebookWithKernelOutput = z.looseObject({
+  ...readNotebookOutput.shape,
+  cells: z.array(z.looseObject({ index: z.number().int(), id: z.string().optional().describe('The cell id execute_cell takes.') })),
+  live_kernel: kernelAnnotation.optional(),
+});
+
+/** The description `read_notebook` carries once kernels is awake. */
+export const READ_NOTEBOOK_DESCRIPTION =
+  'Read a Jupyter notebook (.ipynb) as cells: Markdown and code with their outputs, summarised (long output keeps its head and tail, images are named with their size, errors show the exception). ' +
+  'Read a range with cells: { start, end }; a long notebook comes in pages: continue from nextCell. ' +
+  'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell (toolset "kernels").';
+
+async function kernelOf(runtime: KernelsRuntime, space: string, path: string): Promise<KernelAnnotation> {
+  const ref = await runtime.notebook(space, path);
+  const held = runtime.kernels.held(ref.jupyterPath);
+  // Trust the held connection only while it is connected; otherwise ask the server (which may be gone).
+  if (held && !held.session.isDisposed && held.kernel.connectionStatus === 'connected') {
+    return { live: true, kernel_id: held.kernel.id, kernelspec: held.kernel.name, state: held.kernel.status, started_by_us: held.startedByUs, hint: 'execute_cell runs a cell on it.' };
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const client = runtime.client();
+  const sessions = await Promise.race([
+    client.sessionsApi.listRunning().catch((error: unknown) => {
+      throw jupyterFailure(client.endpoint, 'list its sessions', error);
+    }),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the Jupyter Server did not answer within ${LOOKUP_MS} ms`)), LOOKUP_MS))),
+  ]).finally(() => clearTimeout(timer));
+  const found = sessions.find((s) => s.path === ref.jupyterPath && s.kernel);
+  if (found?.kernel) {
+    return { live: true, kernel_id: found.kernel.id, kernelspec: found.kernel.name, state: found.kernel.execution_state ?? 'unknown', started_by_us: false, hint: 'Someone has it open; execute_cell runs on the same kernel.' };
+  }
+  return { live: false, hint: 'No kernel: open_notebook or execute_cell starts one.' };
+}
+
+async function cellIds(runtime: KernelsRuntime, space: string, path: string): Promise<string[]> {
+  const resolved = await resolveInSpace(await runtime.spaces.space(space), path);
+  if (resolved.stats.size > runtime.spaces.limits.maxFileBytes) return [];
+  const content = JSON.parse(await readFile(resolved.absolute, 'utf8')) as NbContent;
+  return Array.isArray(content.cells) ? content.cells.map(cellIdOf) : [];
+}
+
+type NotebookResult = { space: string; path: string; cells: Array<{ index: number } & Record<string, unknown>> } & Record<string, unknown>;
+
+function isNotebookResult(value: unknown): value is NotebookResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<NotebookResult>;
+  return typeof v.space === 'string' && typeof v.path === 'string' && Array.isArray(v.cells);
+}
+
+/** The tool extension. `runtime()` answers the runtime once started, else undefined (results pass through). */
+export function createReadNotebookExtension(runtime: () => KernelsRuntime | undefined): ToolExtension {
+  return {
+    order: READ_NOTEBOOK_EXTENSION_ORDER,
+    description: READ_NOTEBOOK_DESCRIPTION,
+    outputSchema: readNotebookWithKernelOutput,
+    meta: { 'reactor/kernels': { annotates: 'live kernel state and cell ids' } },
+    wrap(original: AnyToolHandler): AnyToolHandler {
+      if (typeof original !== 'function') {
+        throw new TypeError(`kernels cannot extend "${READ_NOTEBOOK_TOOL}": expected its handler to be a function`);
+      }
+      return async (args, ctx) => {
+        const result: unknown = await original(args, ctx);
+        const rt = runtime();
+        if (rt === undefined || !isNotebookResult(result)) return result;
+        try {
+          const ids = await cellIds(rt, result.space, result.path);
+          const kernel = await kernelOf(rt, result.space, result.path).catch((error: unknown): KernelAnnotation => ({ live: false, hint: `Unknown: could not ask the Jupyter Server (${messageOf(error)})` }));
+          return { ...result, cells: result.cells.map((c) => (ids[c.index] !== undefined ? { ...c, id: ids[c.index] } : c)), live_kernel: kernel };
+        } catch (error) {
+          rt.logger.warn({ tool: READ_NOTEBOOK_TOOL }, `could not annotate a read_notebook result: ${messageOf(error)}; returned it unannotated`);
+          return result;
+        }
+      };
+    },
+  };
+}
