@@ -118,6 +118,10 @@ export function createAuthGate(options: McpAppAuthOptions, logger: Logger): Auth
   const metadata = metadataServer(options, resourceServerUrl);
   return {
     async verify(request) {
+      // OAuth 2.1 and the MCP authorization spec: never a token in the URL (it ends up in logs and histories).
+      if (new URL(request.url).searchParams.has('access_token')) {
+        return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidRequest, 'Access tokens are not accepted in the query string; send them in the Authorization header'), { requiredScopes, resourceMetadataUrl });
+      }
       const [header] = (request.headers.get('authorization') ?? '').split(',');
       try {
         return await verifyBearerToken(header?.trim() || undefined, bearer);
