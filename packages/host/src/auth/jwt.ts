@@ -145,8 +145,9 @@ function rejection(error: unknown, issuer: string, logger: Logger): OAuthError {
       if (claim === 'iss') return invalid("The token's issuer is not trusted here");
       return invalid(`The token's "${String(claim)}" claim is invalid`);
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
-    case 'ERR_JOSE_NOT_SUPPORTED':
       return invalid("The token's signature algorithm is not accepted");
+    case 'ERR_JOSE_NOT_SUPPORTED':
+      return invalid('The token uses a header this server does not support');
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
       return invalid("The token's signature is invalid");
     case 'ERR_JWKS_NO_MATCHING_KEY':
