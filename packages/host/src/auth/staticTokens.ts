@@ -61,7 +61,7 @@ export async function readTokensFile(file: string): Promise<StaticTokenEntry[]> 
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalidFile(file, `${at} is not an object`, 'an object with "name", "sha256" and "scopes"', describeValue(entry));
     const { name, sha256, scopes = [] } = entry as Record<string, unknown>;
     if (typeof name !== 'string' || name.trim() === '') throw invalidFile(file, `${at} has no "name"`, 'a non-empty string', describeValue(name));
-    if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) throw invalidFile(file, `${at} ("${name}") has an invalid "sha256"`, '64 hexadecimal digits (the token\'s hash, never the token)', describeValue(sha256));
+    if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) throw invalidFile(file, `${at} ("${name}") has an invalid "sha256"`, '64 hexadecimal digits (the token\'s hash, never the token)', typeof sha256 === 'string' ? `a string of ${sha256.length} characters (not shown: it may be a token)` : describeValue(sha256));
     if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {
       throw invalidFile(file, `${at} ("${name}") has invalid "scopes"`, 'an array of scope strings (no spaces or quotes)', describeValue(scopes));
     }
