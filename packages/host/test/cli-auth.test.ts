@@ -9,6 +9,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/staticTokens.js';
 import { ErrorCodes } from '../src/errors.js';
@@ -35,8 +36,8 @@ let transpiled: Transpiled;
 let app: FixtureApp;
 let cli: string;
 const children: CommandChild[] = [];
-function start(args: string[], env: NodeJS.ProcessEnv = {}): CommandChild {
-  const child = startCommand(cli, app.root, args, env);
+function start(args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): CommandChild {
+  const child = startCommand(cli, app.root, args, env, nodeArgs);
   children.push(child);
   return child;
 }
@@ -172,5 +173,42 @@ describe('JWT access tokens from an authorization server', () => {
     child.process.kill('SIGTERM');
     expect(await child.exited).toBe(0);
     expect(child.stderr).not.toContain(token.split('.')[2]!);
+  });
+});
+
+describe('jose stays off the import path of those who do not use JWTs', () => {
+  /** Node flags that make importing `jose` fail (a resolve hook), so any import of it shows. */
+  let withoutJose: string[];
+  beforeAll(async () => {
+    const hooks = transpiled.path('no-jose-hooks.mjs');
+    await writeFile(hooks, `export async function resolve(specifier, context, next) {
+  if (specifier === 'jose' || specifier.startsWith('jose/')) throw new Error('jose was imported from ' + context.parentURL);
+  return next(specifier, context);
+}
+`);
+    const register = transpiled.path('no-jose-register.mjs');
+    await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    withoutJose = ['--import', pathToFileURL(register).href];
+  });
+
+  it('importing @reactor/host does not load it', async () => {
+    const child = start([], {}, [...withoutJose, '--input-type=module', '-e', `const host = await import(${JSON.stringify(pathToFileURL(transpiled.path('src/index.js')).href)}); process.stdout.write(typeof host.createMcpApp);`]);
+    expect(await child.exited).toBe(0);
+    expect(child.stdout).toBe('function');
+  });
+
+  it('the command with static tokens does not load it; with --auth-issuer it does (so this test can fail)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reactor-cli-nojose-'));
+    try {
+      await writeFile(join(dir, 'tokens.json'), JSON.stringify([{ name: 'ci', sha256: hashToken('t'), scopes: [] }]));
+      const statics = start(['--port', '0', '--auth-tokens-file', join(dir, 'tokens.json')], {}, withoutJose);
+      expect((await statics.line(isSummary)).msg).toContain('static token');
+      const issuer = start(['--port', '0', '--auth-issuer', 'http://127.0.0.1:9/', '--public-url', 'https://mcp.example.test/mcp'], {}, withoutJose);
+      expect(await issuer.exited).toBe(1);
+      expect(issuer.stderr).toContain('jose was imported from');
+      expect(issuer.stderr).toContain('auth/jwt.js');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -28,9 +28,9 @@ function jsonLines(text: string): Array<Record<string, unknown>> {
   });
 }
 
-/** Runs `node <cli> ...args` in `cwd` with only PATH and `env` in its environment. */
-export function startCommand(cli: string, cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): CommandChild {
-  const child = spawn(process.execPath, [cli, ...args], { cwd, env: { PATH: process.env.PATH, ...env }, stdio: 'pipe' });
+/** Runs `node ...nodeArgs <cli> ...args` in `cwd` with only PATH and `env` in its environment. */
+export function startCommand(cli: string, cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = []): CommandChild {
+  const child = spawn(process.execPath, [...nodeArgs, cli, ...args], { cwd, env: { PATH: process.env.PATH, ...env }, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   const waiting: Array<{ from: number; match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void; reject: (e: Error) => void }> = [];
