@@ -136,10 +136,10 @@ describe('attacks: 401 with the challenge naming the metadata document', () => {
     ],
     [
       'alg: none (unsigned)',
-      async () => {
+      () => {
         const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: idp.key.kid }));
         const payload = base64url.encode(JSON.stringify({ iss: idp.issuer, aud: RESOURCE, client_id: 'agent', scope: 'mcp admin', exp: now() + 300 }));
-        return `${header}.${payload}.`;
+        return Promise.resolve(`${header}.${payload}.`);
       },
       /algorithm is not accepted/,
     ],
@@ -163,11 +163,11 @@ describe('attacks: 401 with the challenge naming the metadata document', () => {
     ['a key the issuer never published (unknown kid)', async () => await idp.forge(RESOURCE, {}, { key: await makeKey('never-published') }), /key its issuer does not publish/],
     [
       'an unknown critical header extension (crit), validly signed',
-      async () => signRaw({ alg: 'RS256', typ: 'at+jwt', kid: idp.key.kid, crit: ['x-unknown'], 'x-unknown': true }, { iss: idp.issuer, aud: RESOURCE, client_id: 'agent', scope: 'mcp', exp: now() + 300 }, idp.key),
+      () => Promise.resolve(signRaw({ alg: 'RS256', typ: 'at+jwt', kid: idp.key.kid, crit: ['x-unknown'], 'x-unknown': true }, { iss: idp.issuer, aud: RESOURCE, client_id: 'agent', scope: 'mcp', exp: now() + 300 }, idp.key)),
       /header this server does not support/,
     ],
     ['an ID-token-shaped JWT (aud: the client id)', () => idp.forge(RESOURCE, { aud: CLIENTS.agent.id }), /not issued for this resource/],
-    ['not a JWT at all', async () => 'opaque-but-no-introspection', /Invalid token|not a well-formed JWT/],
+    ['not a JWT at all', () => Promise.resolve('opaque-but-no-introspection'), /Invalid token|not a well-formed JWT/],
   ];
 
   it.each(attacks)('%s', async (_name, make, reason) => {
@@ -287,7 +287,7 @@ describe('opaque tokens through RFC 7662 introspection', () => {
   });
 
   it.each([
-    ['an unknown token', async () => 'x'.repeat(43), /not active/],
+    ['an unknown token', () => Promise.resolve('x'.repeat(43)), /not active/],
     ['an opaque token for another resource', async () => await idp.token({ scope: 'mcp', resource: 'https://other.example.test/mcp', client: 'opaque' }), /not issued for this resource/],
   ])('refuses %s (401)', async (_name, make, reason) => {
     const token = await make();

@@ -128,16 +128,16 @@ export class StaticTokens implements OAuthTokenVerifier {
     return found;
   }
 
-  async verifyAccessToken(token: string): Promise<AuthInfo> {
+  verifyAccessToken(token: string): Promise<AuthInfo> {
     const entry = this.match(token);
-    if (!entry) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Invalid token');
-    return {
+    if (!entry) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'Invalid token'));
+    return Promise.resolve({
       token,
       clientId: entry.name,
       scopes: [...entry.scopes],
       expiresAt: Math.floor(Date.now() / 1000) + NOMINAL_LIFETIME_SECONDS,
       ...(this.resource ? { resource: this.resource } : {}),
       extra: { sub: entry.name, via: 'static-token' },
-    };
+    });
   }
 }

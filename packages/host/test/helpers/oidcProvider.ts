@@ -12,7 +12,7 @@
 import { KeyObject, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { base64url, exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { base64url, exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import Provider from 'oidc-provider';
 
 /** A signing key the test holds. */
@@ -86,7 +86,6 @@ function providerFor(issuer: string, key: TestKey): Provider {
       introspection: { enabled: true, allowedPolicy: (ctx) => ctx.oidc.client?.clientId === CLIENTS.server.id },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => undefined,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource, client) => ({
           scope: 'mcp admin',
@@ -100,6 +99,12 @@ function providerFor(issuer: string, key: TestKey): Provider {
   });
 }
 
+/** The provider as a plain Node listener (its own returns a promise nobody awaits). */
+function serve(provider: Provider): (req: IncomingMessage, res: ServerResponse) => void {
+  const callback = provider.callback();
+  return (req, res) => void callback(req, res);
+}
+
 /** Starts the provider on 127.0.0.1 with a free port, signing with `key`. */
 export async function startIssuer(key: TestKey): Promise<TestIssuer> {
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
@@ -111,7 +116,7 @@ export async function startIssuer(key: TestKey): Promise<TestIssuer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let current = key;
-  handler = providerFor(issuer, key).callback();
+  handler = serve(providerFor(issuer, key));
 
   const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
   return {
@@ -142,9 +147,10 @@ export async function startIssuer(key: TestKey): Promise<TestIssuer> {
       return await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: signing.kid, ...options.header }).sign(signing.privateKey);
     },
     publicPem: () => exportSPKI(current.publicKey),
-    async rotate(next) {
+    rotate(next) {
       current = next;
-      handler = providerFor(issuer, next).callback();
+      handler = serve(providerFor(issuer, next));
+      return Promise.resolve();
     },
     async close() {
       server.closeAllConnections();
