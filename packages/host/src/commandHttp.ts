@@ -11,11 +11,10 @@ import type { McpHost } from './host.js';
 import type { Logger } from './logger.js';
 import type { CommandDependencies, RunningCommand } from './command.js';
 import { invalid, type CommandOptions } from './commandOptions.js';
-import { isLoopbackHost } from './auth/options.js';
 
 export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<RunningCommand> {
   // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
-  const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, toolsets: host.declaredToolsets(), signals: deps.signals });
+  const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
   const app = await deps.createMcpApp(host, {
     ...(auth.app ? { auth: auth.app } : {}),
     path: options.path,
@@ -80,9 +79,6 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
       await host.stop();
       logger.info('stopped');
     })());
-  if (options.auth.disabled && !isLoopbackHost(options.host)) {
-    logger.warn({ host: options.host }, `serving ${options.host} WITHOUT authentication (--no-auth): anyone who can reach ${url} gets every toolset`);
-  }
   return { options, host, url, server, auth: auth.summary, close };
 }
 

@@ -46,7 +46,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'tokens.json'), JSON.stringify([{ name: 'ci', sha256: hashToken(VALID), scopes: ['mcp'] }]));
   host = await fixtureHost();
   const options = parseCommandOptions(['--auth-issuer', idp.issuer, '--public-url', RESOURCE, '--auth-tokens-file', join(dir, 'tokens.json')], {});
-  auth = await setUpCommandAuth(options.auth, { logger: recording, name: 'fuzz', toolsets: host.declaredToolsets(), signals: process });
+  auth = await setUpCommandAuth(options.auth, { logger: recording, name: 'fuzz', listenHost: '127.0.0.1', toolsets: host.declaredToolsets(), signals: process });
   served = await listen(createMcpApp(host, { auth: auth.app!, logger: recording }));
 });
 afterAll(async () => {

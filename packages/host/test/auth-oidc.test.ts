@@ -43,7 +43,7 @@ interface Served {
 /** The app with the auth the command would set up from `argv` and `env`. */
 async function serveWithCommandAuth(host: McpHost, argv: string[], logger: Logger, env: NodeJS.ProcessEnv = {}): Promise<Served> {
   const options = parseCommandOptions(argv, env);
-  const auth = await setUpCommandAuth(options.auth, { logger, name: 'fixture', toolsets: host.declaredToolsets(), signals: process });
+  const auth = await setUpCommandAuth(options.auth, { logger, name: 'fixture', listenHost: '127.0.0.1', toolsets: host.declaredToolsets(), signals: process });
   return { auth, listening: await listen(createMcpApp(host, { ...(auth.app ? { auth: auth.app } : {}), logger })) };
 }
 

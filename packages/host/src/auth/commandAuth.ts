@@ -14,7 +14,7 @@ import type { Logger } from '../logger.js';
 import type { Toolset } from '../toolset.js';
 import { createIntrospectionVerifier } from './introspection.js';
 import { sameIssuer } from './issuerMetadata.js';
-import { authConfigured, type CommandAuthOptions } from './options.js';
+import { authConfigured, isLoopbackHost, type CommandAuthOptions } from './options.js';
 import { StaticTokens } from './staticTokens.js';
 import type { AuthSummary } from './summary.js';
 
@@ -32,6 +32,8 @@ export interface CommandAuth {
 /** What {@link setUpCommandAuth} needs from the command. */
 export interface CommandAuthContext {
   readonly logger: Logger;
+  /** The address the server listens on (`--host`): serving a public one with `--no-auth` is warned about. */
+  readonly listenHost: string;
   /** The server's name: the metadata document's `resource_name`. */
   readonly name: string;
   /** The declared toolsets, whose `scopes` go in `scopes_supported`. */
@@ -46,6 +48,9 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 export async function setUpCommandAuth(options: CommandAuthOptions, context: CommandAuthContext): Promise<CommandAuth> {
   const { logger } = context;
   if (!authConfigured(options)) {
+    if (options.disabled && !isLoopbackHost(context.listenHost)) {
+      logger.warn({ host: context.listenHost }, `serving ${context.listenHost} WITHOUT authentication (--no-auth): anyone who can reach the port gets every toolset`);
+    }
     return { app: undefined, summary: { mode: options.disabled ? 'disabled' : 'none' }, close: () => {} };
   }
   const audiences = options.audiences.length > 0 ? options.audiences : options.publicUrl ? [options.publicUrl] : [];
