@@ -56,22 +56,30 @@ export type AuthFlagName = keyof typeof AUTH_FLAGS;
 
 /** The usage lines of the auth flags, for `--help`. */
 export const AUTH_HELP = `
-Authentication (http; an OAuth 2.1 resource server):
-  --auth-issuer URL           REACTOR_MCP_AUTH_ISSUERS    (comma list) accept JWT access tokens from this issuer
-                                                          (metadata discovered, keys from its JWKS); repeatable
-  --auth-audience AUD         REACTOR_MCP_AUTH_AUDIENCE   (comma list) accepted "aud"; default: the --public-url
-  --public-url URL            REACTOR_MCP_PUBLIC_URL      the endpoint as clients see it, e.g. https://mcp.example.com/mcp
-  --auth-introspection-url URL REACTOR_MCP_AUTH_INTROSPECTION_URL  RFC 7662 introspection for opaque tokens;
-                                                          client from REACTOR_MCP_AUTH_CLIENT_ID / _CLIENT_SECRET
-  --auth-tokens-file PATH     REACTOR_MCP_AUTH_TOKENS_FILE  static tokens: [{"name","sha256","scopes"}], reloaded on SIGHUP
-  --auth-required-scope SCOPE REACTOR_MCP_AUTH_REQUIRED_SCOPES  (comma list) needed by every request; repeatable
-  --[no-]auth-protect-toolsets REACTOR_MCP_AUTH_PROTECT_TOOLSETS  default on: GET /toolsets needs a token
-  --[no-]auth-protect-healthz REACTOR_MCP_AUTH_PROTECT_HEALTHZ   default off: GET /healthz is open to probes
-  --auth-clock-skew SECONDS   REACTOR_MCP_AUTH_CLOCK_SKEW default 30: leeway for exp/nbf
-  --auth-jwks-cooldown SECONDS REACTOR_MCP_AUTH_JWKS_COOLDOWN  default 30: least time between key refetches on an unknown kid
-  --no-auth                   REACTOR_MCP_NO_AUTH         serve a non-loopback --host without authentication (warned)
+Authentication (http: an OAuth 2.1 resource server; environment variable in brackets):
+  --auth-issuer URL              accept JWT access tokens from this issuer (metadata discovered,
+                                 keys from its JWKS); repeatable [REACTOR_MCP_AUTH_ISSUERS, comma list]
+  --auth-audience AUD            the "aud" a token must carry; default: the --public-url; repeatable
+                                 [REACTOR_MCP_AUTH_AUDIENCE, comma list]
+  --public-url URL               the endpoint as clients see it, e.g. https://mcp.example.com/mcp
+                                 [REACTOR_MCP_PUBLIC_URL]
+  --auth-introspection-url URL   RFC 7662 introspection for opaque tokens; the client from
+                                 REACTOR_MCP_AUTH_CLIENT_ID and REACTOR_MCP_AUTH_CLIENT_SECRET
+                                 [REACTOR_MCP_AUTH_INTROSPECTION_URL]
+  --auth-tokens-file PATH        static tokens, [{"name", "sha256", "scopes"}], reloaded on SIGHUP
+                                 [REACTOR_MCP_AUTH_TOKENS_FILE]
+  --auth-required-scope SCOPE    a scope every request needs; repeatable
+                                 [REACTOR_MCP_AUTH_REQUIRED_SCOPES, comma list]
+  --[no-]auth-protect-toolsets   default on: GET /toolsets needs a token [REACTOR_MCP_AUTH_PROTECT_TOOLSETS]
+  --[no-]auth-protect-healthz    default off: GET /healthz stays open to probes [REACTOR_MCP_AUTH_PROTECT_HEALTHZ]
+  --auth-clock-skew SECONDS      default 30: leeway for exp and nbf [REACTOR_MCP_AUTH_CLOCK_SKEW]
+  --auth-jwks-cooldown SECONDS   default 30: least time between key-set refetches on an unknown kid
+                                 [REACTOR_MCP_AUTH_JWKS_COOLDOWN]
+  --no-auth                      serve a non-loopback --host without authentication, on purpose
+                                 [REACTOR_MCP_NO_AUTH]
 
-  reactor-mcp-server hash-token < token.txt   prints the sha256 of a token for the tokens file
+Usage: reactor-mcp-server hash-token [--generate] < token.txt
+  prints the SHA-256 of the token on stdin, for the tokens file (--generate: a new token)
 `;
 
 /** How the command's option parser exposes what argv said. */
