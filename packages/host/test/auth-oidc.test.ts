@@ -8,14 +8,14 @@
  * 401 with the challenge naming the metadata document; scopes map to
  * toolsets (denied, 403); a rotated signing key is picked up without a
  * restart, while unknown `kid`s cannot make the server refetch keys in a loop;
- * opaque tokens go through RFC 7662 introspection. No token is ever logged.
+ * (Introspection: auth-introspection.test.ts.) No token is ever logged.
  */
 import { generateKeyPair, SignJWT, base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpCommandAuth, type CommandAuth } from '../src/auth/commandAuth.js';
-import { createMcpApp, defineExtension, defineTool, parseCommandOptions, type Logger, type McpHost, type ToolsetsBody } from '../src/index.js';
+import { defineExtension, defineTool, type McpHost, type ToolsetsBody } from '../src/index.js';
+import { bearer, recordingLogger, serveWithCommandAuth, type ServedWithAuth } from './helpers/commandAuth.js';
 import { fixtureHost, type WhoAmI } from './helpers/fixtures.js';
-import { CLIENT_KINDS, connectClient, initializeBody, jsonOf, listen, post, type Listening } from './helpers/http.js';
+import { CLIENT_KINDS, connectClient, initializeBody, jsonOf, post } from './helpers/http.js';
 import { CLIENTS, makeKey, signRaw, startIssuer, type TestIssuer } from './helpers/oidcProvider.js';
 
 const RESOURCE = 'https://mcp.example.test/mcp';
@@ -27,32 +27,11 @@ const admin = defineExtension({
   tools: () => [defineTool({ name: 'reset_everything', description: 'Reset.', handler: () => 'reset' })],
 });
 
-/** A logger that keeps every line, to check what was (and was never) logged. */
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const log = (first: unknown, msg?: string) => lines.push(JSON.stringify([first, msg]));
-  const logger: Logger & { lines: string[] } = { lines, trace: log, debug: log, info: log, warn: log, error: log, child: () => logger };
-  return logger;
-}
-
-interface Served {
-  readonly listening: Listening;
-  readonly auth: CommandAuth;
-}
-
-/** The app with the auth the command would set up from `argv` and `env`. */
-async function serveWithCommandAuth(host: McpHost, argv: string[], logger: Logger, env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const options = parseCommandOptions(argv, env);
-  const auth = await setUpCommandAuth(options.auth, { logger, name: 'fixture', listenHost: '127.0.0.1', toolsets: host.declaredToolsets(), signals: process });
-  return { auth, listening: await listen(createMcpApp(host, { ...(auth.app ? { auth: auth.app } : {}), logger })) };
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const now = () => Math.floor(Date.now() / 1000);
 
 let idp: TestIssuer;
 let host: McpHost;
-let served: Served;
+let served: ServedWithAuth;
 const logger = recordingLogger();
 const seenTokens: string[] = [];
 
@@ -62,8 +41,7 @@ beforeAll(async () => {
   served = await serveWithCommandAuth(host, ['--auth-issuer', idp.issuer, '--public-url', RESOURCE, '--auth-required-scope', 'mcp'], logger);
 });
 afterAll(async () => {
-  await served.listening.close();
-  served.auth.close();
+  await served.close();
   await host.stop();
   await idp.close();
   // Tokens reach logs nowhere: not in rejections, not in errors.
@@ -251,63 +229,8 @@ describe('key rotation', () => {
       expect(refused.status).toBe(401);
       expect(((await refused.json()) as { error_description: string }).error_description).toMatch(/key its issuer does not publish/);
     } finally {
-      await app.listening.close();
-      app.auth.close();
+      await app.close();
       await rotating.close();
-    }
-  });
-});
-
-describe('opaque tokens through RFC 7662 introspection', () => {
-  let introspecting: Served;
-  const env = { REACTOR_MCP_AUTH_CLIENT_ID: CLIENTS.server.id, REACTOR_MCP_AUTH_CLIENT_SECRET: CLIENTS.server.secret };
-  beforeAll(async () => {
-    introspecting = await serveWithCommandAuth(host, ['--auth-introspection-url', idp.introspectionEndpoint, '--auth-issuer', idp.issuer, '--public-url', RESOURCE], logger, env);
-  });
-  afterAll(async () => {
-    await introspecting.listening.close();
-    introspecting.auth.close();
-  });
-
-  it('accepts an active token for this resource, with its client and scopes', async () => {
-    const token = await idp.token({ scope: 'mcp admin', resource: RESOURCE, client: 'opaque' });
-    seenTokens.push(token);
-    expect(token.split('.')).toHaveLength(1); // opaque, not a JWT
-    const client = await connectClient('v2 client, 2025 protocol', introspecting.listening.url('/mcp?admin'), bearer(token));
-    try {
-      expect(jsonOf<WhoAmI>(await client.callTool('whoami')).clientId).toBe(CLIENTS.opaque.id);
-      expect(await client.toolNames()).toContain('reset_everything');
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('still verifies JWTs of the trusted issuer locally', async () => {
-    expect((await post(introspecting.listening.url('/mcp'), initializeBody(), bearer(await issued('mcp')))).status).toBe(200);
-  });
-
-  it.each([
-    ['an unknown token', () => Promise.resolve('x'.repeat(43)), /not active/],
-    ['an opaque token for another resource', async () => await idp.token({ scope: 'mcp', resource: 'https://other.example.test/mcp', client: 'opaque' }), /not issued for this resource/],
-  ])('refuses %s (401)', async (_name, make, reason) => {
-    const token = await make();
-    seenTokens.push(token);
-    const response = await post(introspecting.listening.url('/mcp'), initializeBody(), bearer(token));
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate') ?? '').toContain(`resource_metadata="${METADATA}"`);
-    expect(((await response.json()) as { error_description: string }).error_description).toMatch(reason);
-  });
-
-  it('refuses every token (401, never 500) when its own client credentials are wrong, and says so in the log', async () => {
-    const misconfigured = await serveWithCommandAuth(host, ['--auth-introspection-url', idp.introspectionEndpoint, '--public-url', RESOURCE], logger, { ...env, REACTOR_MCP_AUTH_CLIENT_SECRET: 'wrong' });
-    try {
-      const token = await idp.token({ scope: 'mcp', resource: RESOURCE, client: 'opaque' });
-      seenTokens.push(token);
-      expect((await post(misconfigured.listening.url('/mcp'), initializeBody(), bearer(token))).status).toBe(401);
-      expect(logger.lines.some((l) => l.includes('token introspection') && l.includes('HTTP 401'))).toBe(true);
-    } finally {
-      await misconfigured.listening.close();
-      misconfigured.auth.close();
     }
   });
 });
