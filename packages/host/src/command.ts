@@ -35,7 +35,7 @@ export interface CommandDependencies {
   /** Where `--help` and `--version` print. */
   stdout: (text: string) => void;
   /** Where SIGINT/SIGTERM (and, with a tokens file, SIGHUP) are listened for. */
-  signals: Pick<NodeJS.Process, 'once' | 'on' | 'removeListener'>;
+  signals: Pick<NodeJS.Process, 'once' | 'removeListener'>;
   /** Called with 0 once a signal's shutdown is done. */
   exit: (code: number) => void;
   /** How long open requests may take to finish on shutdown, ms. Default 10 000. */

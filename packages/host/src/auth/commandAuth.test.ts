@@ -57,6 +57,8 @@ describe('setUpCommandAuth', () => {
     const signals = new EventEmitter();
     const auth = await setUp(['--auth-tokens-file', join(dir, 'tokens.json')], recording(), signals);
     expect(signals.listenerCount('SIGHUP')).toBe(1);
+    signals.emit('SIGHUP');
+    expect(signals.listenerCount('SIGHUP')).toBe(1); // re-armed for the next one
     auth.close();
     expect(signals.listenerCount('SIGHUP')).toBe(0);
     const none = await setUp([], recording(), signals);

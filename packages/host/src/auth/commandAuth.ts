@@ -39,7 +39,7 @@ export interface CommandAuthContext {
   /** The declared toolsets, whose `scopes` go in `scopes_supported`. */
   readonly toolsets: readonly Toolset[];
   /** Where SIGHUP is listened for (reloads the tokens file). */
-  readonly signals: Pick<NodeJS.Process, 'on' | 'removeListener'>;
+  readonly signals: Pick<NodeJS.Process, 'once' | 'removeListener'>;
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -73,15 +73,18 @@ export async function setUpCommandAuth(options: CommandAuthOptions, context: Com
     },
   };
 
-  let onHangup: (() => void) | undefined;
+  let stopHangups = (): void => {};
   if (statics) {
-    onHangup = () => {
+    // `once`, re-armed at each signal: the command's signal source only offers `once` (as for SIGINT/SIGTERM).
+    const onHangup = (): void => {
+      context.signals.once('SIGHUP', onHangup);
       statics.reload().then(
         () => logger.info({ tokensFile: statics.file, tokens: statics.names }, `reloaded the tokens file ${statics.file}: ${statics.size} token(s)`),
         (error: unknown) => logger.error({ tokensFile: statics.file }, `could not reload the tokens file (the ${statics.size} token(s) loaded before stay in force): ${errorMessage(error)}`),
       );
     };
-    context.signals.on('SIGHUP', onHangup);
+    context.signals.once('SIGHUP', onHangup);
+    stopHangups = () => context.signals.removeListener('SIGHUP', onHangup);
   }
   if (jwt) {
     for (const found of await jwt.discover()) {
@@ -116,9 +119,7 @@ export async function setUpCommandAuth(options: CommandAuthOptions, context: Com
   return {
     app,
     summary,
-    close: () => {
-      if (onHangup) context.signals.removeListener('SIGHUP', onHangup);
-    },
+    close: () => stopHangups(),
   };
 }
 
