@@ -3,11 +3,14 @@
  * The `reactor-mcp-server` bin. Exit codes: 0 after a clean shutdown, 2 for an
  * invalid flag or environment variable, 1 for any other failure to start.
  */
+import { runHashToken } from './auth/hashToken.js';
 import { runCommand } from './command.js';
 import { ErrorCodes, errorMessage, isReactorError } from './errors.js';
 
 try {
-  await runCommand(process.argv.slice(2), process.env);
+  const [first, ...rest] = process.argv.slice(2);
+  if (first === 'hash-token') await runHashToken(rest, { stdin: process.stdin, stdout: (text) => process.stdout.write(text) });
+  else await runCommand(process.argv.slice(2), process.env);
 } catch (error) {
   const code = isReactorError(error) ? ` (${error.code})` : '';
   process.stderr.write(`reactor-mcp-server: ${errorMessage(error)}${code}\n`);

@@ -36,6 +36,20 @@ describe('parseCommandOptions', () => {
       readOnly: false,
       logLevel: 'info',
       requestStateKey: undefined,
+      auth: {
+        issuers: [],
+        audiences: [],
+        publicUrl: undefined,
+        introspectionUrl: undefined,
+        introspectionClient: undefined,
+        tokensFile: undefined,
+        requiredScopes: [],
+        protectToolsets: true,
+        protectHealthz: false,
+        clockSkewSeconds: 30,
+        jwksCooldownSeconds: 30,
+        disabled: false,
+      },
       help: false,
       version: false,
     });
@@ -249,9 +263,10 @@ describe('runCommand', () => {
     const r = await start([], d);
     const summary = lines.find((l) => l.msg?.includes('serving'));
     expect(summary?.level).toBe('warn');
-    expect(summary?.msg).toBe(`reactor-mcp-server serving 1 loaded, 1 held, 1 skipped extension(s) at ${r.url}`);
+    expect(summary?.msg).toBe(`reactor-mcp-server serving 1 loaded, 1 held, 1 skipped extension(s) at ${r.url} (auth: none (loopback only))`);
     expect(summary?.fields).toMatchObject({
       url: r.url,
+      auth: { mode: 'none' },
       loaded: ['spaces@1.2.3'],
       held: ['benchmarks@2.0.0 (onToolset:benchmarks)'],
       skipped: [{ extension: 'broken@not-semver', state: 'failed', why: [expect.stringContaining(ErrorCodes.MANIFEST_INVALID)] }],

@@ -20,6 +20,7 @@ import { HOST_VERSION } from './version.js';
 
 export { COMMAND_HELP, parseCommandOptions } from './commandOptions.js';
 export type { CommandOptions } from './commandOptions.js';
+import type { AuthSummary } from './auth/summary.js';
 
 /** What `runCommand` uses; tests replace parts of it. */
 export interface CommandDependencies {
@@ -33,7 +34,7 @@ export interface CommandDependencies {
   createLogger: (level: LogLevel, name: string) => Logger | Promise<Logger>;
   /** Where `--help` and `--version` print. */
   stdout: (text: string) => void;
-  /** Where SIGINT/SIGTERM are listened for. */
+  /** Where SIGINT/SIGTERM (and, with a tokens file, SIGHUP) are listened for. */
   signals: Pick<NodeJS.Process, 'once' | 'removeListener'>;
   /** Called with 0 once a signal's shutdown is done. */
   exit: (code: number) => void;
@@ -51,6 +52,8 @@ export interface RunningCommand {
   readonly url: string | undefined;
   /** The HTTP server (http). */
   readonly server: http.Server | undefined;
+  /** Which authentication is on (http). */
+  readonly auth: AuthSummary | undefined;
   /** Stops: closes the listener, lets open requests finish (bounded), runs `onStop` hooks. Idempotent. */
   close(): Promise<void>;
 }
@@ -103,7 +106,7 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     throw error;
   }
   const { running, ended } = served;
-  logSummary(host, options, running.url, logger);
+  logSummary(host, options, running, logger);
 
   let stopping = false;
   const stop = (why: string, fields: Record<string, unknown>) => {
@@ -144,5 +147,5 @@ async function serveOverStdio(host: McpHost, options: CommandOptions, deps: Comm
       await served.close();
       await host.stop();
     })());
-  return { running: { options, host, url: undefined, server: undefined, close }, ended: served.closed };
+  return { running: { options, host, url: undefined, server: undefined, auth: undefined, close }, ended: served.closed };
 }

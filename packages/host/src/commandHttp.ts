@@ -1,7 +1,8 @@
 /**
- * The command's HTTP serving: a Node HTTP server around the app, listening on
- * the chosen host and port, and a graceful close — new requests get 503, open
- * ones may finish (bounded), then `onStop` hooks run.
+ * The command's HTTP serving: a Node HTTP server around the app, with the
+ * auth the flags configure, listening on the chosen host and port, and a
+ * graceful close — new requests get 503, open ones may finish (bounded), then
+ * `onStop` hooks run.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,10 @@ import type { CommandDependencies, RunningCommand } from './command.js';
 import { invalid, type CommandOptions } from './commandOptions.js';
 
 export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<RunningCommand> {
+  // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
+  const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
   const app = await deps.createMcpApp(host, {
+    ...(auth.app ? { auth: auth.app } : {}),
     path: options.path,
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
     ignoreQueryKeys: options.ignoreQueryKeys,
@@ -47,6 +51,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
       });
     });
   } catch (error) {
+    auth.close();
     await app.close();
     throw invalid(`flag "--port" / "--host"`, `cannot listen on ${options.host}:${options.port} (${errorMessage(error)})`, undefined, undefined, 'choose another --port (0 picks a free one) or --host');
   }
@@ -55,6 +60,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
   const close = () =>
     (closing ??= (async () => {
       draining = true;
+      auth.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       if (inFlight.size > 0) {
@@ -73,7 +79,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
       await host.stop();
       logger.info('stopped');
     })());
-  return { options, host, url, server, close };
+  return { options, host, url, server, auth: auth.summary, close };
 }
 
 function urlHost(host: string): string {

@@ -4,6 +4,7 @@
  * and the usage text `--help` prints.
  */
 import { parseArgs } from 'node:util';
+import { AUTH_FLAGS, AUTH_HELP, parseAuthOptions, type CommandAuthOptions } from './auth/options.js';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
 import { EXTENSION_NAME_PATTERN } from './extension.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
@@ -30,6 +31,8 @@ export interface CommandOptions {
   readonly logLevel: LogLevel;
   /** Signs the `requestState` of input-required results (≥ 32 bytes; replicas share it); undefined: a random key per process. */
   readonly requestStateKey: string | undefined;
+  /** Authentication (http): `--auth-*`, `--public-url`, `--no-auth`. */
+  readonly auth: CommandAuthOptions;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -56,6 +59,7 @@ const FLAGS = {
   'request-state-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  ...AUTH_FLAGS,
 } satisfies Record<string, Flag>;
 type FlagName = keyof typeof FLAGS;
 
@@ -86,7 +90,7 @@ Options (flags win over environment variables):
                                                           replica needs the same); default a random key per process
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
-`;
+${AUTH_HELP}`;
 
 export const HINT = 'run reactor-mcp-server --help for the options';
 const FALSE = ['0', 'false', 'off', 'no'];
@@ -185,9 +189,11 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   const ignoreQueryKeys = strings.get('ignore-query-key') ?? [];
   if (ignoreQueryKeys.some((k) => k.trim() === '')) throw invalid('flag "--ignore-query-key"', 'is empty', 'a query key such as utm_source');
 
+  const transport = oneOf('transport', 'REACTOR_MCP_TRANSPORT', ['http', 'stdio'] as const, 'http');
+  const host = text('host', 'REACTOR_MCP_HOST', '127.0.0.1');
   return {
-    transport: oneOf('transport', 'REACTOR_MCP_TRANSPORT', ['http', 'stdio'] as const, 'http'),
-    host: text('host', 'REACTOR_MCP_HOST', '127.0.0.1'),
+    transport,
+    host,
     port: port === undefined ? 4040 : Number(port.value),
     // `/mcp/` and `/mcp` are one endpoint; the app never redirects between them.
     path: rawPath === undefined ? '/mcp' : rawPath.value.replace(/\/+$/, '') || '/',
@@ -201,6 +207,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     readOnly: toggle('read-only', undefined, 'REACTOR_MCP_READ_ONLY', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
+    auth: parseAuthOptions({ strings: (flag) => strings.get(flag), position: (flag) => booleans.get(flag) ?? -1 }, env, { transport, host }),
     help: booleans.has('help'),
     version: booleans.has('version'),
   };

@@ -15,8 +15,7 @@ const VALUES = [
 ];
 
 const TYPES = [
-  'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
-  'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionAvailability', 'ExtensionInput', 'ExtensionStatus', 'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema', 'InputRequiredResult',
+  'AnyToolHandler', 'AuthSummary', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandAuthOptions', 'CommandDependencies', 'CommandOptions', 'CompletionContext', 'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionAvailability', 'ExtensionInput', 'ExtensionStatus', 'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema', 'InputRequiredResult',
   'JsonSchemaObject', 'ListedResource', 'LoadExtensionsOptions', 'LogFn', 'LogLevel', 'Logger', 'McpApp', 'McpAppAuthOptions',
   'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'Middleware', 'MiddlewareCall', 'MiddlewareMethod', 'MiddlewareNext', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
   'ReactorErrorDetails', 'ReactorMcpEntry', 'ReadResourceResult', 'ResourceSpec', 'RunningCommand', 'SchemaLike', 'Selection',

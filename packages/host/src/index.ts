@@ -57,3 +57,5 @@ export type { LoadExtensionsOptions } from './discovery.js';
 export type { ReactorMcpEntry } from './reactorMcpField.js';
 export { parseCommandOptions, runCommand, COMMAND_HELP } from './command.js';
 export type { CommandOptions, CommandDependencies, RunningCommand } from './command.js';
+export type { CommandAuthOptions } from './auth/options.js';
+export type { AuthSummary } from './auth/summary.js';

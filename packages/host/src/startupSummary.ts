@@ -2,12 +2,15 @@
  * The command's one start-up log line: what was loaded, what is held, what
  * was skipped and why, and where to connect.
  */
+import { describeAuth } from './auth/summary.js';
+import type { RunningCommand } from './command.js';
 import type { CommandOptions } from './commandOptions.js';
 import type { McpHost } from './host.js';
 import type { Logger } from './logger.js';
 
 /** One start-up summary: what was loaded, what is held, what was skipped and why, and where to connect. */
-export function logSummary(host: McpHost, options: CommandOptions, url: string | undefined, logger: Logger): void {
+export function logSummary(host: McpHost, options: CommandOptions, running: Pick<RunningCommand, 'url' | 'auth'>, logger: Logger): void {
+  const { url } = running;
   const report = host.report();
   const label = (e: { name: string; version: string }) => `${e.name}@${e.version}`;
   const loaded = report.extensions.filter((e) => e.state === 'active').map(label);
@@ -17,8 +20,9 @@ export function logSummary(host: McpHost, options: CommandOptions, url: string |
     .map((e) => ({ extension: label(e), state: e.state, why: report.problems.filter((p) => p.extension === e.name).map((p) => `[${p.code}] ${p.message}`) }));
   const where = url === undefined ? 'over stdio' : `at ${url}`;
   const counts = `${loaded.length} loaded, ${held.length} held, ${skipped.length} skipped`;
-  const fields = { transport: options.transport, url, loaded, held, skipped, toolsets: host.declaredToolsets().map((t) => t.name), ...(options.readOnly ? { readOnly: true } : {}) };
-  const message = `${options.name} serving ${counts} extension(s) ${where}${options.readOnly ? ' (read-only: only tools annotated readOnlyHint are served)' : ''}`;
+  const fields = { transport: options.transport, url, loaded, held, skipped, toolsets: host.declaredToolsets().map((t) => t.name), ...(options.readOnly ? { readOnly: true } : {}), ...(running.auth ? { auth: running.auth } : {}) };
+  const notes = [...(options.readOnly ? ['read-only: only tools annotated readOnlyHint are served'] : []), ...(running.auth ? [describeAuth(running.auth)] : [])];
+  const message = `${options.name} serving ${counts} extension(s) ${where}${notes.map((note) => ` (${note})`).join('')}`;
   if (skipped.length > 0) logger.warn(fields, message);
   else logger.info(fields, message);
 }

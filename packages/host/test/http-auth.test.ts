@@ -59,6 +59,9 @@ describe('401 on every MCP route and selection form', () => {
     ['a malformed header', { authorization: 'Basic YWxpY2U6c2VjcmV0' }],
     ['an unknown token', bearer('mallory')],
     ['an expired token', bearer('expired')],
+    // RFC 6750's syntax, strictly: the valid token with anything after it is not a credential.
+    ['a valid token followed by junk', { authorization: 'Bearer alice junk' }],
+    ['two comma-joined credentials', { authorization: 'Bearer alice, Bearer bob' }],
   ];
   for (const [form, path, headers] of forms) {
     it.each(credentials)(`${form}, with %s`, async (_what, auth) => {

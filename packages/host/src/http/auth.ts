@@ -118,9 +118,12 @@ export function createAuthGate(options: McpAppAuthOptions, logger: Logger): Auth
   const metadata = metadataServer(options, resourceServerUrl);
   return {
     async verify(request) {
-      const [header] = (request.headers.get('authorization') ?? '').split(',');
+      // OAuth 2.1 and the MCP authorization spec: never a token in the URL (it ends up in logs and histories).
+      if (new URL(request.url).searchParams.has('access_token')) {
+        return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidRequest, 'Access tokens are not accepted in the query string; send them in the Authorization header'), { requiredScopes, resourceMetadataUrl });
+      }
       try {
-        return await verifyBearerToken(header?.trim() || undefined, bearer);
+        return await verifyBearerToken(bearerCredentials(request.headers.get('authorization')), bearer);
       } catch (error) {
         return bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl });
       }
@@ -133,6 +136,23 @@ export function createAuthGate(options: McpAppAuthOptions, logger: Logger): Auth
     protectToolsets: options.protectToolsets ?? true,
     protectHealthz: options.protectHealthz ?? false,
   };
+}
+
+/**
+ * RFC 6750 §2.1, strictly: `Bearer`, spaces, one b64token — nothing after it.
+ * The SDK's own parse keeps the second space-separated word and ignores the
+ * rest, so `Bearer <token> junk` or two comma-joined credentials would pass;
+ * here they are refused (an ambiguous credential is not a credential).
+ */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** The header normalized for `verifyBearerToken`: undefined when absent; throws `invalid_token` when malformed. */
+function bearerCredentials(header: string | null): string | undefined {
+  const value = (header ?? '').trim();
+  if (value === '') return undefined;
+  const token = BEARER.exec(value)?.[1];
+  if (token === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid Authorization header format, expected 'Bearer TOKEN'");
+  return `Bearer ${token}`;
 }
 
 interface MetadataServer {
