@@ -83,14 +83,14 @@ export function adoptedExtension(recording: Recording, options: AdoptOptions, ho
     tool.state.servedName = name;
     if (!tool.state.enabled) disabledAtStart.push(name);
     try {
-      tools.push(toolSpec(tool, name, description, toolset, from, how));
+      tools.push(toolSpec(tool, name, description, toolset, from, how, options.name));
       reportTools.push({ name, original: tool.name, toolset });
     } catch (error) {
       notes.push({ kind: 'left-out', subject: `tool "${tool.name}"`, reason: error instanceof Error ? error.message : String(error) });
     }
   }
-  const resources = recording.resources.filter((r) => !r.state.removed && r.state.enabled).map((r) => resourceSpec(r, home.name));
-  const prompts = recording.prompts.filter((p) => !p.state.removed && p.state.enabled).map((p) => promptSpec(p, home.name));
+  const resources = recording.resources.filter((r) => !r.state.removed && r.state.enabled).map((r) => resourceSpec(r, home.name, options.name));
+  const prompts = recording.prompts.filter((p) => !p.state.removed && p.state.enabled).map((p) => promptSpec(p, home.name, options.name));
 
   const leftOut = notes.filter((n) => n.kind === 'left-out');
   if (options.strict === true && leftOut.length > 0) {
@@ -136,7 +136,7 @@ export function adoptedExtension(recording: Recording, options: AdoptOptions, ho
   });
 }
 
-function toolSpec(tool: RecordedTool, name: string, description: string, toolset: string, from: string | undefined, how: AdoptionKind): ToolSpec<Record<string, unknown>> {
+function toolSpec(tool: RecordedTool, name: string, description: string, toolset: string, from: string | undefined, how: AdoptionKind, extension: string): ToolSpec<Record<string, unknown>> {
   const inputSchema = toHostSchema(tool.inputSchema);
   const outputSchema = toHostSchema(tool.outputSchema);
   const takesArgs = tool.inputSchema !== undefined;
@@ -153,7 +153,7 @@ function toolSpec(tool: RecordedTool, name: string, description: string, toolset
     meta: { ...tool.meta, [ADOPTED_META_KEY]: { how, name: tool.name, ...(from !== undefined ? { from } : {}) } },
     handler: (args, ctx) =>
       runInCall(ctx, () => {
-        const extra = handlerContext(ctx);
+        const extra = handlerContext(ctx, extension);
         return takesArgs ? callback(args, extra) : callback(extra);
       }),
   };
@@ -171,7 +171,7 @@ function completions(source: Readonly<Record<string, (...args: never[]) => unkno
   return out;
 }
 
-function resourceSpec(resource: RecordedResource, toolset: string): ResourceSpec {
+function resourceSpec(resource: RecordedResource, toolset: string, extension: string): ResourceSpec {
   const callback = resource.callback as (...args: unknown[]) => unknown;
   const described = {
     name: resource.name,
@@ -181,27 +181,27 @@ function resourceSpec(resource: RecordedResource, toolset: string): ResourceSpec
     ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
   };
   if (resource.uri !== undefined) {
-    return { ...described, uri: resource.uri, read: (uri, _variables, ctx) => runInCall(ctx, () => callback(uri, handlerContext(ctx))) as ReturnType<ResourceSpec['read']> };
+    return { ...described, uri: resource.uri, read: (uri, _variables, ctx) => runInCall(ctx, () => callback(uri, handlerContext(ctx, extension))) as ReturnType<ResourceSpec['read']> };
   }
   const template = resource.template!;
   const list = template.list as ((extra: unknown) => unknown) | undefined;
   return {
     ...described,
     template: template.uriTemplate,
-    read: (uri, variables, ctx) => runInCall(ctx, () => callback(uri, variables, handlerContext(ctx))) as ReturnType<ResourceSpec['read']>,
-    ...(list ? { list: async (ctx: ServerContext) => ((await runInCall(ctx, () => list(handlerContext(ctx)))) as { resources: Awaited<ReturnType<NonNullable<ResourceSpec['list']>>> }).resources } : {}),
+    read: (uri, variables, ctx) => runInCall(ctx, () => callback(uri, variables, handlerContext(ctx, extension))) as ReturnType<ResourceSpec['read']>,
+    ...(list ? { list: async (ctx: ServerContext) => ((await runInCall(ctx, () => list(handlerContext(ctx, extension)))) as { resources: Awaited<ReturnType<NonNullable<ResourceSpec['list']>>> }).resources } : {}),
     ...(template.complete ? { complete: completions(template.complete) } : {}),
   };
 }
 
-function promptSpec(prompt: RecordedPrompt, toolset: string): PromptSpec {
+function promptSpec(prompt: RecordedPrompt, toolset: string, extension: string): PromptSpec {
   const callback = prompt.callback as (...args: unknown[]) => unknown;
   const argsSchema = toHostSchema(prompt.argsSchema);
   const takesArgs = prompt.argsSchema !== undefined;
   const completers: Record<string, (...args: never[]) => unknown> = {};
   for (const [field, schema] of Object.entries(fieldsOf(prompt.argsSchema))) {
     const complete = completerOf(schema);
-    if (complete) completers[field] = complete as never;
+    if (complete) completers[field] = complete;
   }
   return {
     name: prompt.name,
@@ -209,7 +209,7 @@ function promptSpec(prompt: RecordedPrompt, toolset: string): PromptSpec {
     ...(prompt.title !== undefined ? { title: prompt.title } : {}),
     ...(prompt.description !== undefined ? { description: prompt.description } : {}),
     ...(argsSchema !== undefined ? { argsSchema } : {}),
-    get: (args, ctx) => runInCall(ctx, () => (takesArgs ? callback(args, handlerContext(ctx)) : callback(handlerContext(ctx)))) as ReturnType<PromptSpec['get']>,
+    get: (args, ctx) => runInCall(ctx, () => (takesArgs ? callback(args, handlerContext(ctx, extension)) : callback(handlerContext(ctx, extension)))) as ReturnType<PromptSpec['get']>,
     ...(Object.keys(completers).length > 0 ? { complete: completions(completers) } : {}),
   };
 }

@@ -90,19 +90,20 @@ export interface V1Extra {
  * beside it. The two do not collide (both mean the same `sessionId`), so one
  * object serves a handler of either SDK line.
  */
-export function handlerContext(ctx: ServerContext): ServerContext & V1Extra {
+export function handlerContext(ctx: ServerContext, extension: string): ServerContext & V1Extra {
   const req = ctx.mcpReq;
   const headers = ctx.http?.req?.headers;
   return {
     ...ctx,
     signal: req.signal,
     requestId: req.id,
-    _meta: req._meta as Record<string, unknown> | undefined,
+    _meta: req._meta,
     sessionId: ctx.sessionId,
     authInfo: ctx.http?.authInfo,
     requestInfo: headers ? { headers: Object.fromEntries(headers.entries()) } : undefined,
-    sendNotification: (notification) => req.notify(notification as Parameters<typeof req.notify>[0]),
+    sendNotification: (notification) => req.notify(notification),
     sendRequest: (request, resultSchema, options) => {
+      assertClientCan(request.method, ctx, extension);
       const send = req.send as (r: unknown, schemaOrOptions?: unknown, options?: unknown) => Promise<unknown>;
       return isStandardSchema(resultSchema) ? send(request, resultSchema, options) : send(request, options);
     },
@@ -111,4 +112,25 @@ export function handlerContext(ctx: ServerContext): ServerContext & V1Extra {
 
 function isStandardSchema(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function';
+}
+
+/** The client capability each server-to-client request needs. */
+const NEEDS: Readonly<Record<string, 'sampling' | 'elicitation' | 'roots'>> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' };
+
+/**
+ * Refuses, with a clear error, a server-to-client request the calling client
+ * did not declare it supports (the client would answer a bare "Method not
+ * found"). Unknown when the live server is not known: then the request is sent.
+ */
+export function assertClientCan(method: string, ctx: ServerContext, extension: string): void {
+  const needed = NEEDS[method];
+  const live = liveServerOf(ctx);
+  if (needed === undefined || live === undefined) return;
+  const capabilities = live.server.server.getClientCapabilities();
+  if (capabilities === undefined || capabilities[needed] !== undefined) return;
+  throw new AdoptError(AdoptErrorCodes.REFUSED, {
+    subject: `adopted server "${extension}"`,
+    problem: `the call asked the client for ${needed} (${method}), but the client connected without the ${needed} capability`,
+    hint: `use a client that supports ${needed}, or a tool that does not need it`,
+  });
 }

@@ -4,7 +4,7 @@
  * the recording stand-in and patched onto a snapshotted server alike.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import { currentCall, requireCall } from './liveCall.js';
+import { assertClientCan, currentCall, requireCall } from './liveCall.js';
 
 type Params = Record<string, unknown> | undefined;
 type Notification = { method: string; params?: Record<string, unknown> };
@@ -33,6 +33,7 @@ export interface RoutedServerMethods {
 export function routedServerMethods(extension: string, assumed: () => ClientCapabilities | undefined): RoutedServerMethods {
   const send = (what: string, request: Notification, schemaOrOptions?: unknown, options?: unknown): Promise<unknown> => {
     const { ctx } = requireCall(what, extension);
+    assertClientCan(request.method, ctx, extension);
     const raw = ctx.mcpReq.send as (r: unknown, a?: unknown, b?: unknown) => Promise<unknown>;
     const standard = typeof schemaOrOptions === 'object' && schemaOrOptions !== null && '~standard' in schemaOrOptions;
     return standard ? raw(request, schemaOrOptions, options) : raw(request, schemaOrOptions);
@@ -40,11 +41,19 @@ export function routedServerMethods(extension: string, assumed: () => ClientCapa
   // A notification outside a call is dropped, as the SDK drops list-changed notifications while not connected.
   const notify = async (notification: Notification): Promise<void> => {
     const call = currentCall();
-    if (call) await call.ctx.mcpReq.notify(notification as Parameters<typeof call.ctx.mcpReq.notify>[0]);
+    if (call) await call.ctx.mcpReq.notify(notification);
   };
   return {
-    createMessage: (params, options) => requireCall('createMessage (sampling)', extension).ctx.mcpReq.requestSampling(params as never, options as never),
-    elicitInput: (params, options) => requireCall('elicitInput', extension).ctx.mcpReq.elicitInput(params as never, options as never),
+    createMessage: async (params, options) => {
+      const { ctx } = requireCall('createMessage (sampling)', extension);
+      assertClientCan('sampling/createMessage', ctx, extension);
+      return await ctx.mcpReq.requestSampling(params as never, options as never);
+    },
+    elicitInput: async (params, options) => {
+      const { ctx } = requireCall('elicitInput', extension);
+      assertClientCan('elicitation/create', ctx, extension);
+      return await ctx.mcpReq.elicitInput(params as never, options as never);
+    },
     listRoots: (params, options) => send('listRoots', { method: 'roots/list', ...(params ? { params } : {}) }, options),
     ping: () => send('ping', { method: 'ping' }),
     request: (request, schemaOrOptions, options) => send(`request "${request.method}"`, request, schemaOrOptions, options),

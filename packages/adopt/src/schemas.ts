@@ -51,7 +51,7 @@ export function toHostSchema(schema: unknown): SchemaLike | undefined {
   if (isRawShape(schema)) {
     const values = Object.values(schema);
     // A shape of zod 4 fields passes as is; any zod 3 field makes it a zod 3 object (built by the SDK's own helper).
-    if (!values.some(isZod3)) return schema as SchemaLike;
+    if (!values.some(isZod3)) return schema;
     return fromZod3(objectFromShape(schema as never) as unknown as Zod3Like);
   }
   if (Object.keys(schema).length === 0) return {};

@@ -24,7 +24,7 @@ async function serve(...extensions: Parameters<typeof buildHost>[0]): Promise<Mc
   host = await buildHost(extensions, { logger: silentLogger, strict: true });
   return host;
 }
-async function client(h: McpHost, selection?: string, capabilities?: Parameters<typeof connect>[1]['clientCapabilities']): Promise<TestConnection> {
+async function client(h: McpHost, selection?: string, capabilities?: NonNullable<Parameters<typeof connect>[1]>['clientCapabilities']): Promise<TestConnection> {
   const c = await connect(h, { ...(selection !== undefined ? { selection } : {}), ...(capabilities ? { clientCapabilities: capabilities } : {}) });
   open.push(c);
   return c;
