@@ -198,7 +198,7 @@ function promptSpec(prompt: RecordedPrompt, toolset: string, extension: string):
   const callback = prompt.callback as (...args: unknown[]) => unknown;
   const argsSchema = toHostSchema(prompt.argsSchema);
   const takesArgs = prompt.argsSchema !== undefined;
-  const completers: Record<string, (...args: never[]) => unknown> = {};
+  const completers: Record<string, (...args: never[]) => unknown> = { ...prompt.complete };
   for (const [field, schema] of Object.entries(fieldsOf(prompt.argsSchema))) {
     const complete = completerOf(schema);
     if (complete) completers[field] = complete;

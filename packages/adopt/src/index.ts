@@ -10,3 +10,6 @@ export type { AdoptOptions, AdoptedToolInfo, NamePattern } from './options.js';
 export type { AdoptionNote } from './recording.js';
 export { AdoptError, AdoptErrorCodes } from './errors.js';
 export type { AdoptErrorCode, AdoptErrorDetails } from './errors.js';
+export { adoptProcess, adoptRemote } from './proxy/adoptProxy.js';
+export type { AdoptProcessOptions, AdoptRemoteOptions, ProxyOptions, AdoptedProxy } from './proxy/adoptProxy.js';
+export type { RestartOptions, UpstreamStatus } from './proxy/upstream.js';

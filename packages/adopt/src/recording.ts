@@ -56,6 +56,8 @@ export interface RecordedPrompt {
   readonly description?: string;
   /** A raw shape or object schema (zod 3 or 4); fields may be `completable`. */
   readonly argsSchema?: unknown;
+  /** Completions by argument, when they do not come from `completable` fields. */
+  readonly complete?: Readonly<Record<string, SdkCallback>>;
   /** Called as `(args, extra)` when the prompt has arguments, else `(extra)`. */
   readonly callback: SdkCallback;
   readonly state: RecordedState;
