@@ -135,6 +135,16 @@ describe('a child process adopted by proxy', () => {
     expect(got.messages[0]?.content).toEqual({ type: 'text', text: 'hello Ada' });
   });
 
+  it('gives each connection its own child with perConnection', async () => {
+    const crashyServer = await adoptProcess({ name: 'crashy', command: process.execPath, args: [crashy], perConnection: true, logger: silentLogger });
+    host = await buildHost([crashyServer], { logger: silentLogger, strict: true });
+    const first = await client(host);
+    const second = await client(host);
+    const [a1, b1] = [text(await first.callTool('pid')), text(await second.callTool('pid'))];
+    expect(text(await first.callTool('pid'))).toBe(a1);
+    expect(b1).not.toBe(a1);
+  });
+
   it('refuses to start a command that does not speak MCP, naming it', async () => {
     const attempt = adoptProcess({ name: 'broken', command: process.execPath, args: ['-e', 'process.stderr.write("no mcp here\\n"); process.exit(2)'], restart: false, logger: silentLogger });
     await expect(attempt).rejects.toMatchObject({ code: AdoptErrorCodes.UPSTREAM_DOWN, message: expect.stringContaining('adopted server "broken" (command') });
