@@ -13,3 +13,5 @@ export type { AdoptErrorCode, AdoptErrorDetails } from './errors.js';
 export { adoptProcess, adoptRemote } from './proxy/adoptProxy.js';
 export type { AdoptProcessOptions, AdoptRemoteOptions, ProxyOptions, AdoptedProxy } from './proxy/adoptProxy.js';
 export type { RestartOptions, UpstreamStatus } from './proxy/upstream.js';
+export { adoptFromEntry } from './fromEntry.js';
+export type { AdoptEntry } from './fromEntry.js';
