@@ -32,7 +32,9 @@ export async function adoptServer(register: AdoptableServer, options: AdoptOptio
   const { value: returned, readArgv } = await watchingArgv(() => (register as (server: unknown) => unknown)(recorder.server));
   let recording: Recording = recorder.recording;
   let how: 'recorded' | 'snapshot' = 'recorded';
-  if (returned !== undefined && returned !== recorder.server && typeof returned === 'object' && returned !== null) {
+  // Only a server (or { server }) counts as "returned its own": a registering arrow function may return a handle.
+  const own = isMcpServer(returned) || (typeof returned === 'object' && returned !== null && isMcpServer((returned as { server?: unknown }).server));
+  if (own) {
     const registered = recording.tools.length + recording.resources.length + recording.prompts.length;
     if (registered > 0) {
       throw new AdoptError(AdoptErrorCodes.REFUSED, {
@@ -41,7 +43,7 @@ export async function adoptServer(register: AdoptableServer, options: AdoptOptio
         hint: 'either register on the server passed in, or build and return your own server',
       });
     }
-    recording = snapshotOf(returned, name);
+    recording = snapshotOf(returned as object, name);
     how = 'snapshot';
   }
   if (readArgv) {
