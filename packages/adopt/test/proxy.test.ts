@@ -57,6 +57,10 @@ describe(`@modelcontextprotocol/server-memory@${memoryVersion} adopted by proxy 
     const graph = await c.callTool('read_graph', {});
     expect(text(graph)).toContain('wrote the first program');
     expect(readFileSync(join(dir, 'memory.jsonl'), 'utf8')).toContain('"Ada"');
+    // Its resource is proxied too: the same graph, read as memory://knowledge-graph.
+    expect(memory.adoption.resources).toEqual(['knowledge-graph']);
+    const resource = await c.client.readResource({ uri: 'memory://knowledge-graph' });
+    expect(JSON.stringify(resource.contents)).toContain('wrote the first program');
     await host.stop();
     host = undefined;
     expect(memory.connection.state).toBe('stopped');
