@@ -114,20 +114,16 @@ export async function listUpstream(client: Client, upstreamFor: UpstreamFor): Pr
 
 /** Forwards one tool call: progress relayed when the caller asked for it, the call's signal cancels upstream. */
 async function callTool(upstream: Upstream, name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<unknown> {
-  const token = ctx.mcpReq._meta?.progressToken;
+  const callerToken = ctx.mcpReq._meta?.progressToken;
   // Progress is relayed in order, and all of it before the result (Upstream.request waits for the relays).
-  return await upstream.request(ctx, `calling tool "${name}"`, (client) =>
-    client.callTool({ name, arguments: args }, undefined, {
-      signal: ctx.mcpReq.signal,
-      timeout: NO_CLIENT_TIMEOUT,
-      ...(token !== undefined
-        ? {
-            resetTimeoutOnProgress: true,
-            onprogress: (progress) => upstream.relay(ctx, () => ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } })),
-          }
-        : {}),
-    }),
-  );
+  const progress = callerToken === undefined ? undefined : upstream.trackProgress(ctx, callerToken);
+  try {
+    return await upstream.request(ctx, `calling tool "${name}"`, (client) =>
+      client.callTool({ name, arguments: args, ...(progress ? { _meta: { progressToken: progress.token } } : {}) }, undefined, { signal: ctx.mcpReq.signal, timeout: NO_CLIENT_TIMEOUT }),
+    );
+  } finally {
+    progress?.done();
+  }
 }
 
 function completer(upstreamFor: UpstreamFor, ref: { type: 'ref/resource'; uri: string } | { type: 'ref/prompt'; name: string }, argument: string): SdkCallback {

@@ -13,6 +13,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  ProgressNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -70,6 +71,9 @@ export class Upstream implements UpstreamStatus {
   private waiters: Array<() => void> = [];
   /** Notifications being relayed to each call, in order; the call's result waits for them (a client drops what follows its response). */
   private readonly relays = new WeakMap<ServerContext, Promise<void>>();
+  /** Progress tokens this proxy sent upstream, each with where its progress goes. */
+  private readonly progress = new Map<string, (params: Record<string, unknown>) => void>();
+  private progressIds = 0;
 
   constructor(private readonly options: UpstreamOptions) {
     this.delay = options.restart === false ? 0 : (options.restart.initialDelayMs ?? 100);
@@ -132,6 +136,19 @@ export class Upstream implements UpstreamStatus {
     this.relays.set(ctx, previous.then(send).catch((error: unknown) => this.options.logger.debug({ extension: this.options.extension }, `relaying to the client failed (${messageOf(error)})`)));
   }
 
+  /**
+   * A progress token of our own for one upstream call, relaying its progress
+   * to the caller's token. Not the client's `onprogress`: the v1 client runs
+   * notification handlers a microtask late but drops a request's progress
+   * handler as soon as its response arrives, so progress sent just before the
+   * response would be lost.
+   */
+  trackProgress(ctx: ServerContext, callerToken: string | number): { token: string; done(): void } {
+    const token = `reactor-adopt-${++this.progressIds}`;
+    this.progress.set(token, (params) => this.relay(ctx, () => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...params, progressToken: callerToken } as never })));
+    return { token, done: () => this.progress.delete(token) };
+  }
+
   async stop(): Promise<void> {
     this.state = 'stopped';
     if (this.timer) clearTimeout(this.timer);
@@ -176,6 +193,10 @@ export class Upstream implements UpstreamStatus {
       const ctx = this.inFlight.at(-1);
       if (ctx) this.relay(ctx, () => ctx.mcpReq.log(notification.params.level, notification.params.data, notification.params.logger));
       else this.options.logger.debug({ level: notification.params.level }, `adopted server "${this.options.extension}" logged outside a call: ${JSON.stringify(notification.params.data)}`);
+    });
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken, ...params } = notification.params;
+      this.progress.get(String(progressToken))?.(params);
     });
     const relist = () => void this.relist(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, relist);
