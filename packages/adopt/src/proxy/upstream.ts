@@ -145,7 +145,7 @@ export class Upstream implements UpstreamStatus {
    */
   trackProgress(ctx: ServerContext, callerToken: string | number): { token: string; done(): void } {
     const token = `reactor-adopt-${++this.progressIds}`;
-    this.progress.set(token, (params) => this.relay(ctx, () => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...params, progressToken: callerToken } as never })));
+    this.progress.set(token, (params) => this.relay(ctx, () => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...params, progressToken: callerToken } })));
     return { token, done: () => this.progress.delete(token) };
   }
 
