@@ -86,4 +86,18 @@ describe('the demo', () => {
     expect(read['benchmark'] ?? read['annotations']).toBeDefined();
     await client.close();
   });
+
+  it('with ?everything: the adopted MCP reference server, held until asked for, answering echo and get-sum', async () => {
+    const health = (await (await fetch(new URL('/healthz', running.url))).json()) as { extensions: Record<string, { state: string }> };
+    expect(health.extensions['everything']?.state).toBe('held');
+    const client = await connect('?everything');
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'list_spaces']));
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'adopted' } })).toMatchObject({ content: [{ type: 'text', text: 'Echo: adopted' }] });
+    expect(await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })).toMatchObject({ content: [{ type: 'text', text: 'The sum of 1 and 2 is 3.' }] });
+    await client.close();
+    const plain = await connect('');
+    expect((await plain.listTools()).tools.map((t) => t.name)).not.toContain('echo');
+    await plain.close();
+  });
 });

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import semver from 'semver';
 import { describeValue, ErrorCodes, errorMessage, ReactorError } from './errors.js';
+import { adoptedExtensions } from './adoptField.js';
 import { isExtension, type DeferredExtension, type McpExtension, type PluginManifest } from './extension.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import { formatPath, parseReactorMcpField, type ReactorMcpEntry } from './reactorMcpField.js';
@@ -60,6 +61,9 @@ export async function loadExtensions(options: LoadExtensionsOptions = {}): Promi
   const optional = dependencyNames(app.optionalDependencies, 'optionalDependencies', root);
   const names = [...new Set([...required, ...optional])].sort(compareCodePoints);
   const found = await Promise.all(names.map((name) => discoverPackage(name, root, !required.includes(name), logger)));
+  // The application's own `reactorMcp.adopt` entries: existing MCP servers adopted with no code.
+  const appId = `${typeof app.name === 'string' ? app.name : path.basename(root)}@${typeof app.version === 'string' ? app.version : '?'}`;
+  found.push(adoptedExtensions(app.reactorMcp, root, appId, logger));
   const entries = found.flat().sort((a, b) => compareCodePoints(a.manifest.name, b.manifest.name) || compareCodePoints(a.package, b.package));
   return options.names === undefined ? entries : pick(entries, options.names, root, logger);
 }
