@@ -9,19 +9,19 @@ import * as api from './index.js';
 import * as testing from './testing/index.js';
 
 const VALUES = [
-  'COMMAND_HELP', 'DEPRECATED_NAME_META', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS', 'MIN_REQUEST_STATE_KEY_BYTES', 'McpHost', 'ReactorError', 'SELECTION_HEADER', 'TOOL_FILTER_HEADERS', 'TOOL_NAME_PATTERN', 'acceptedContent', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp', 'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'inputRequired', 'inputResponse', 'isExtension', 'isInputRequiredResult', 'isReactorError',
+  'COMMAND_HELP', 'CORS_ALLOWED_HEADERS', 'CORS_EXPOSED_HEADERS', 'DEPRECATED_NAME_META', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS', 'MIN_REQUEST_STATE_KEY_BYTES', 'McpHost', 'ReactorError', 'SELECTION_HEADER', 'SERVER_CARD_MEDIA_TYPE', 'TOOL_FILTER_HEADERS', 'TOOL_NAME_PATTERN', 'acceptedContent', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp', 'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'inputRequired', 'inputResponse', 'isExtension', 'isInputRequiredResult', 'isReactorError',
   'loadExtensions', 'mergeSelections', 'namesInSelection', 'onToolset', 'parseCommandOptions', 'parseSelection', 'runCommand',
   'selectionToQuery', 'serveStdio', 'silentLogger', 'toCallToolResult', 'unknownNames',
 ];
 
 const TYPES = [
-  'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
-  'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus', 'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema', 'InputRequiredResult',
+  'AnyToolHandler', 'BuildOptions', 'BuiltServer', 'CallToolResult', 'CatalogContext', 'CatalogRenderer', 'CommandDependencies', 'CommandOptions', 'CompletionContext',
+  'Completions', 'Conflict', 'DeferredExtension', 'DeprecatedNameHint', 'DescribeOptions', 'DescribedToolFilter', 'DescribedToolset', 'ErrorCode', 'ExtensionInput', 'ExtensionStatus', 'GetPromptResult', 'HealthzBody', 'HealthzExtension', 'HostChange', 'HostChangeListener', 'HostDescription', 'HostOptions', 'HostReport', 'InferSchema', 'InputRequiredResult',
   'JsonSchemaObject', 'ListedResource', 'LoadExtensionsOptions', 'LogFn', 'LogLevel', 'Logger', 'McpApp', 'McpAppAuthOptions',
   'McpAppOptions', 'McpAppSessionOptions', 'McpExtension', 'Middleware', 'MiddlewareCall', 'MiddlewareMethod', 'MiddlewareNext', 'OnServerContext', 'PluginManifest', 'Problem', 'PromptSpec',
   'ReactorErrorDetails', 'ReactorMcpEntry', 'ReadResourceResult', 'ResourceSpec', 'RunningCommand', 'SchemaLike', 'Selection',
-  'SelectionInput', 'ServeStdioOptions', 'ServerFactory', 'StandardSchemaLike', 'StdioServing', 'ToolAnnotations', 'ToolContext',
-  'ToolDefinition', 'ToolExtension', 'ToolHandle', 'ToolHandler', 'ToolSpec', 'Toolset', 'ToolsetActivation', 'ToolsetsBody',
+  'SelectionInput', 'ServeStdioOptions', 'ServerCard', 'ServerCardOptions', 'ServerFactory', 'StandardSchemaLike', 'StdioServing', 'ToolAnnotations', 'ToolContext',
+  'TokenCounter', 'ToolDefinition', 'ToolExtension', 'ToolHandle', 'ToolHandler', 'ToolSpec', 'ToolTokens', 'Toolset', 'ToolsetActivation', 'ToolsetsBody',
 ];
 
 /** Type-only exports leave no trace at run time: read them from the source. */
