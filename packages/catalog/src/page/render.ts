@@ -77,7 +77,7 @@ ${annotationBadges(tool.annotations)}
 function toolsetTools(t: ModelToolset, tools: readonly ModelTool[]): string {
   const mine = tools.filter((tool) => tool.toolset === t.name);
   const body = t.held
-    ? `<p class="muted">Held: its extension loads when a URL asks for <code>${e(t.name)}</code>. Tick it above to see its tools.</p>`
+    ? `<p class="muted held-note">Held: its extension loads when a URL asks for <code>${e(t.name)}</code>. Tick it above to load it.</p>`
     : t.denied
       ? '<p class="muted">Your token lacks the scopes of this toolset.</p>'
       : mine.length === 0
@@ -120,6 +120,7 @@ export function renderPage(model: PageModel, assets: { script: string; styles: s
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
 <title>${e(model.server.name)} — MCP toolsets</title>
 <style>${assets.styles}</style>
 </head>
@@ -163,7 +164,7 @@ ${snippets
     (s, i) => `<details${i === 0 ? ' open' : ''}>
 <summary>${e(s.client)}</summary>
 <p class="where">In ${e(s.where)}:</p>
-<pre><code id="snippet-${s.id}" data-client="${s.id}">${e(s.text)}</code></pre>
+<pre tabindex="0"><code id="snippet-${s.id}" data-client="${s.id}">${e(s.text)}</code></pre>
 <div class="actions"><button type="button" data-copy="snippet-${s.id}">Copy</button>${s.link ? `<a id="link-${s.id}" href="${e(s.link.href)}">${e(s.link.label)}</a>` : ''}</div>
 ${s.token ? `<p class="token">Token: ${e(s.token)}</p>` : ''}
 </details>`,

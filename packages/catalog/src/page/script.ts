@@ -33,6 +33,10 @@ function showServed(answer) {
     return li;
   }));
   list.dataset.tools = answer.tools.join(',');
+  for (const name of answer.active) {
+    const note = document.querySelector('.toolset-tools[data-toolset="' + CSS.escape(name) + '"] .held-note');
+    if (note) note.textContent = 'Loaded now: its tools are in the list above; reload the page for their details.';
+  }
   setText('selection-count', String(answer.tools.length));
   if (answer.tokens) {
     setText('selection-tokens', answer.tokens.total.toLocaleString('en-US'));
