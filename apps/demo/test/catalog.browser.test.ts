@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The catalog page of the demo in a real browser: Debian's Chromium driven by
  * playwright-core, kept off the network, against the same command `pnpm start`
@@ -12,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { buildHost, loadExtensions, runCommand, silentLogger, type RunningCommand } from '@reactor/host';
 import { chromium, type Browser, type Page } from 'playwright-core';

@@ -267,7 +267,12 @@ describe('runCommand', () => {
     const { d, lines } = deps([spaces()], { createMcpApp: missing.createMcpApp });
     await start([], d);
     expect(missing.made.options).not.toHaveProperty('catalog');
-    expect(lines.some((l) => l.msg.includes('install @reactor/catalog'))).toBe(true);
+    expect(lines.some((l) => l.msg?.includes('install @reactor/catalog'))).toBe(true);
+    const broken = fakeApp();
+    const failing = deps([spaces()], { createMcpApp: broken.createMcpApp, loadCatalog: () => Promise.reject(new Error('no exports')) });
+    await start([], failing.d);
+    expect(broken.made.options).not.toHaveProperty('catalog');
+    expect(failing.lines.some((l) => l.level === 'warn' && l.msg?.includes('could not be loaded (no exports)'))).toBe(true);
   });
 
   it('passes the public host names of a reverse proxy to the app (--allowed-host, REACTOR_MCP_ALLOWED_HOSTS)', async () => {

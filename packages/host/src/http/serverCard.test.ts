@@ -55,7 +55,7 @@ describe('the server card', () => {
     const card = (await res.json()) as Record<string, unknown> & { remotes: Array<{ url: string; type: string; headers?: unknown }> };
     const validate = cardValidator();
     expect(validate(card), JSON.stringify(validate.errors)).toBe(true);
-    expect(card).toMatchObject({ name: '1.0.0.127/card-test', version: '2.3.4' });
+    expect(card).toMatchObject({ name: 'local/card-test', version: '2.3.4' });
     expect(card.remotes).toEqual([expect.objectContaining({ type: 'streamable-http', url: `${base}/mcp` })]);
     expect(card.remotes[0]!.headers).toBeUndefined();
     // Primitives are left to the protocol's own list calls.
@@ -99,6 +99,7 @@ describe('the server card', () => {
 
   it('derives a schema-valid name from the host name', () => {
     expect(defaultCardName('mcp.example.com', 'reactor-mcp-server')).toBe('com.example.mcp/reactor-mcp-server');
-    expect(defaultCardName('[::1]', 'my server')).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+    expect(defaultCardName('[::1]', 'my server')).toBe('local/my-server');
+    expect(defaultCardName('localhost', 'reactor-demo')).toBe('local/reactor-demo');
   });
 });

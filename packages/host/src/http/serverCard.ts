@@ -8,6 +8,7 @@
  * as `application/mcp-server-card+json`, with a strong ETag.
  */
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 
 /** The Server Card media type. */
@@ -19,7 +20,7 @@ export const SERVER_CARD_SUFFIX = 'server-card';
 
 /** What the deployment says about itself in its card (every field optional). */
 export interface ServerCardOptions {
-  /** Reverse-DNS name, `namespace/server` (e.g. `io.github.acme/weather`). Default: the request's host name, reversed, `/` the server name. */
+  /** Reverse-DNS name, `namespace/server` (e.g. `io.github.acme/weather`). Default: the request's host name, reversed (`local` for an address or localhost), `/` the server name. */
   readonly name?: string;
   /** Display name. */
   readonly title?: string;
@@ -50,7 +51,10 @@ export interface ServerCard {
 
 /** `namespace/name` as the card schema wants it: `[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+`. */
 export function defaultCardName(hostname: string, serverName: string): string {
-  const namespace = hostname.replace(/^\[|\]$/g, '').split('.').reverse().join('.').replace(/[^a-zA-Z0-9.-]/g, '-') || 'local';
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  // An address or localhost names no one: such a card says `local/…`.
+  const local = bare === '' || bare === 'localhost' || isIP(bare) !== 0;
+  const namespace = local ? 'local' : bare.split('.').reverse().join('.').replace(/[^a-zA-Z0-9.-]/g, '-');
   const name = serverName.replace(/[^a-zA-Z0-9._-]/g, '-') || 'mcp';
   return `${namespace}/${name}`;
 }
