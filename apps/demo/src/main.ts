@@ -22,6 +22,8 @@ try {
   await runCommand(demoArgs(process.argv.slice(2)), process.env, {
     loadExtensions: (options) => loadExtensions({ ...options, root: appRoot }),
     buildHost: (extensions, options) => buildHost(extensions, { ...options, instructions: DEMO_INSTRUCTIONS }),
+    // The catalog page (@reactor/catalog, a dependency of this app) is found from here too.
+    root: appRoot,
   });
 } catch (error) {
   process.stderr.write(`reactor-demo: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -52,6 +52,11 @@ describe('parseCommandOptions', () => {
       },
       help: false,
       version: false,
+      command: 'serve',
+      catalog: true,
+      corsOrigins: undefined,
+      registryName: undefined,
+      remoteUrl: undefined,
     });
   });
 
@@ -61,6 +66,21 @@ describe('parseCommandOptions', () => {
     expect(parseCommandOptions([], { REACTOR_MCP_REQUEST_STATE_KEY: key }).requestStateKey).toBe(key);
     expect(() => parseCommandOptions(['--request-state-key', 'short'], {})).toThrow('flag "--request-state-key": is too short to sign requestState; expected at least 32 bytes, received 5 byte(s)');
     expect(() => parseCommandOptions([], { REACTOR_MCP_REQUEST_STATE_KEY: 'k'.repeat(31) })).toThrow('REACTOR_MCP_REQUEST_STATE_KEY');
+  });
+
+  it('reads the catalog, CORS and server-json options', () => {
+    expect(parseCommandOptions(['--no-catalog', '--cors-origin', 'https://a.example', '--cors-origin=http://localhost:5173'], {})).toMatchObject({
+      catalog: false,
+      corsOrigins: ['https://a.example', 'http://localhost:5173'],
+    });
+    expect(parseCommandOptions([], { REACTOR_MCP_CATALOG: 'off', REACTOR_MCP_CORS_ORIGINS: 'https://a.example, *' })).toMatchObject({ catalog: false, corsOrigins: ['https://a.example', '*'] });
+    expect(parseCommandOptions(['server-json', '--registry-name', 'io.github.acme/tools', '--remote-url', 'https://mcp.acme.dev/mcp'], {})).toMatchObject({
+      command: 'server-json',
+      registryName: 'io.github.acme/tools',
+      remoteUrl: 'https://mcp.acme.dev/mcp',
+    });
+    expect(() => parseCommandOptions(['--cors-origin', 'https://a.example/path'], {})).toThrow(/--cors-origin.*not an origin/s);
+    expect(() => parseCommandOptions(['--port', '1', 'server-json'], {})).toThrow(/server-json first/);
   });
 
   it('reads every flag', () => {
@@ -211,6 +231,7 @@ describe('runCommand', () => {
       stdout: (text) => void lines.push({ level: 'stdout', fields: {}, msg: text }),
       signals: signals as unknown as CommandDependencies['signals'],
       exit: (code) => exited(code),
+      loadCatalog: () => Promise.resolve(undefined),
       ...more,
     };
     return { d, lines, signals, loaded, exit };
@@ -241,6 +262,31 @@ describe('runCommand', () => {
     expect((await r.host.build()).toolNames).toEqual(['list_spaces', 'list_server_toolsets']);
     expect(r.url).toBe(`http://127.0.0.1:${(r.server!.address() as AddressInfo).port}/api`);
     expect(await (await fetch(r.url!)).text()).toBe('ok');
+  });
+
+  it('turns the catalog on when @reactor/catalog is installed, off with --no-catalog, and passes --cors-origin', async () => {
+    const catalog = () => new Response('page');
+    const tokenCounter = { name: 'fake', count: () => 1 };
+    const asked: Array<string | undefined> = [];
+    const loadCatalog = (root: string | undefined) => (asked.push(root), Promise.resolve({ catalog, tokenCounter }));
+    const on = fakeApp();
+    await start(['--cors-origin', 'https://a.example'], deps([spaces()], { createMcpApp: on.createMcpApp, loadCatalog, root: '/app' }).d);
+    expect(asked).toEqual(['/app']);
+    expect(on.made.options).toMatchObject({ catalog, tokenCounter, corsOrigins: ['https://a.example'] });
+    const off = fakeApp();
+    await start(['--no-catalog'], deps([spaces()], { createMcpApp: off.createMcpApp, loadCatalog }).d);
+    expect(asked).toHaveLength(1);
+    expect(off.made.options).not.toHaveProperty('catalog');
+    const missing = fakeApp();
+    const { d, lines } = deps([spaces()], { createMcpApp: missing.createMcpApp });
+    await start([], d);
+    expect(missing.made.options).not.toHaveProperty('catalog');
+    expect(lines.some((l) => l.msg?.includes('install @reactor/catalog'))).toBe(true);
+    const broken = fakeApp();
+    const failing = deps([spaces()], { createMcpApp: broken.createMcpApp, loadCatalog: () => Promise.reject(new Error('no exports')) });
+    await start([], failing.d);
+    expect(broken.made.options).not.toHaveProperty('catalog');
+    expect(failing.lines.some((l) => l.level === 'warn' && l.msg?.includes('could not be loaded (no exports)'))).toBe(true);
   });
 
   it('passes the public host names of a reverse proxy to the app (--allowed-host, REACTOR_MCP_ALLOWED_HOSTS)', async () => {

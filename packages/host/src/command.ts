@@ -13,7 +13,9 @@ import type { McpApp } from './http/app.js';
 import type { McpAppOptions } from './http/options.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { ServeStdioOptions, StdioServing } from './stdio.js';
+import { loadCatalog as defaultLoadCatalog, type CatalogAppOptions } from './catalogLoader.js';
 import { serveHttp } from './commandHttp.js';
+import { printServerJson } from './commandServerJson.js';
 import { COMMAND_HELP, parseCommandOptions, type CommandOptions } from './commandOptions.js';
 import { logSummary } from './startupSummary.js';
 import { HOST_VERSION } from './version.js';
@@ -42,6 +44,8 @@ export interface CommandDependencies {
   shutdownGraceMs: number;
   /** The application directory; default: the nearest above the working directory. */
   root: string | undefined;
+  /** Imports `@reactor/catalog` from the application when installed; default: located from `root`. */
+  loadCatalog: (root: string | undefined) => Promise<CatalogAppOptions | undefined>;
 }
 
 /** A running command. */
@@ -82,6 +86,7 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     exit: (code) => process.exit(code),
     shutdownGraceMs: 10_000,
     root: undefined,
+    loadCatalog: defaultLoadCatalog,
     ...overrides,
   };
   const options = parseCommandOptions(argv, env);
@@ -90,6 +95,10 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     return undefined;
   }
   const logger = await deps.createLogger(options.logLevel, options.name);
+  if (options.command === 'server-json') {
+    await printServerJson(options, deps, logger);
+    return undefined;
+  }
   const entries = await deps.loadExtensions({ logger, ...(options.extensions ? { names: options.extensions } : {}), ...(deps.root ? { root: deps.root } : {}) });
   const host = await deps.buildHost(entries, {
     name: options.name,

@@ -11,6 +11,25 @@ import type { McpHost } from './host.js';
 import type { Logger } from './logger.js';
 import type { CommandDependencies, RunningCommand } from './command.js';
 import { invalid, type CommandOptions } from './commandOptions.js';
+import { CATALOG_PACKAGE, type CatalogAppOptions } from './catalogLoader.js';
+
+/** The catalog's app options when on and installed; logs where the page is, or how to get one. */
+async function catalogFor(options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<CatalogAppOptions> {
+  if (!options.catalog) return {};
+  let catalog: CatalogAppOptions | undefined;
+  try {
+    catalog = await deps.loadCatalog(deps.root);
+  } catch (error) {
+    // The page is an extra: a broken or unfindable one costs the page, never the server.
+    logger.warn({ err: error instanceof Error ? error : undefined }, `no catalog page: ${CATALOG_PACKAGE} could not be loaded (${errorMessage(error)}); serving without it`);
+    return {};
+  }
+  if (catalog === undefined) {
+    logger.info({}, `no catalog page: install ${CATALOG_PACKAGE} in the application for one at /`);
+    return {};
+  }
+  return catalog;
+}
 
 export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<RunningCommand> {
   // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
@@ -23,6 +42,8 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     sessions: options.sessions,
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
+    ...(await catalogFor(options, deps, logger)),
   });
   // Requests that are answering (not standing GET streams, which only end when their session does).
   const inFlight = new Set<ServerResponse>();

@@ -9,6 +9,7 @@ import { describeValue, ErrorCodes, ReactorError } from './errors.js';
 import { EXTENSION_NAME_PATTERN } from './extension.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
+import { normalizeOrigin } from './http/cors.js';
 
 /** What the command was asked to do, after flags, environment and defaults. */
 export interface CommandOptions {
@@ -37,6 +38,16 @@ export interface CommandOptions {
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
   readonly version: boolean;
+  /** `serve` (the default) or `server-json` (print a server.json for the MCP registry and exit). */
+  readonly command: 'serve' | 'server-json';
+  /** Serve the catalog page at `/` when `@reactor/catalog` is installed. */
+  readonly catalog: boolean;
+  /** Browser origins allowed cross-origin (CORS); undefined: none. */
+  readonly corsOrigins: readonly string[] | undefined;
+  /** `server-json`: the registry name (default: package.json `mcpName`). */
+  readonly registryName: string | undefined;
+  /** `server-json`: a deployment's public MCP endpoint to list under `remotes`. */
+  readonly remoteUrl: string | undefined;
 }
 
 type Flag = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
@@ -50,6 +61,11 @@ const FLAGS = {
   toolsets: { type: 'string' },
   'ignore-query-key': { type: 'string', multiple: true },
   'allowed-host': { type: 'string', multiple: true },
+  'cors-origin': { type: 'string', multiple: true },
+  catalog: { type: 'boolean' },
+  'no-catalog': { type: 'boolean' },
+  'registry-name': { type: 'string' },
+  'remote-url': { type: 'string' },
   'toolsets-tool': { type: 'boolean' },
   'no-toolsets-tool': { type: 'boolean' },
   sessions: { type: 'boolean' },
@@ -65,6 +81,7 @@ type FlagName = keyof typeof FLAGS;
 
 /** The usage text `--help` prints. */
 export const COMMAND_HELP = `Usage: reactor-mcp-server [options]
+       reactor-mcp-server server-json [--registry-name NAME] [--remote-url URL]
 
 Serves the Reactor MCP extensions installed in the application (the nearest
 package.json at or above the working directory). Logs go to stderr.
@@ -81,6 +98,10 @@ Options (flags win over environment variables):
   --ignore-query-key KEY                                  a query key that is not a selection; repeatable
   --allowed-host HOST         REACTOR_MCP_ALLOWED_HOSTS   (comma list) a public host name to accept behind a
                                                           reverse proxy (DNS-rebinding protection); repeatable
+  --cors-origin ORIGIN        REACTOR_MCP_CORS_ORIGINS    (comma list) a browser origin allowed cross-origin (CORS),
+                                                          e.g. https://app.example.com, or *; repeatable; default none
+  --[no-]catalog              REACTOR_MCP_CATALOG         default on: the catalog page at / (when @reactor/catalog
+                                                          is installed)
   --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
   --sessions | --stateless    REACTOR_MCP_SESSIONS        default sessions on
   --read-only                 REACTOR_MCP_READ_ONLY       serve only tools annotated readOnlyHint: true, on every
@@ -90,7 +111,13 @@ Options (flags win over environment variables):
                                                           replica needs the same); default a random key per process
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
-${AUTH_HELP}`;
+${AUTH_HELP}
+server-json prints a server.json for the official MCP registry, from the
+application's package.json ("mcpName", "description", "version", "repository")
+and its extensions' toolsets:
+  --registry-name NAME        the registry name, e.g. io.github.owner/server (default: package.json mcpName)
+  --remote-url URL            list a deployment's public endpoint under "remotes"
+`;
 
 export const HINT = 'run reactor-mcp-server --help for the options';
 const FALSE = ['0', 'false', 'off', 'no'];
@@ -115,9 +142,16 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   const { tokens } = parseArgs({ args: [...argv], options: FLAGS, strict: false, allowPositionals: true, tokens: true });
   const strings = new Map<FlagName, string[]>();
   const booleans = new Map<FlagName, number>();
+  let subcommand: CommandOptions['command'] = 'serve';
   for (const token of tokens) {
     if (token.kind === 'option-terminator') continue;
-    if (token.kind === 'positional') throw invalid(`argument ${JSON.stringify(token.value)}`, 'is not an option', 'only flags such as --port 4040');
+    if (token.kind === 'positional') {
+      if (token.value === 'server-json' && token.index === 0) {
+        subcommand = 'server-json';
+        continue;
+      }
+      throw invalid(`argument ${JSON.stringify(token.value)}`, 'is not an option', 'only flags such as --port 4040, or the command server-json first');
+    }
     const flag = FLAGS[token.name as FlagName] as Flag | undefined;
     if (flag === undefined) throw invalid(`flag "${token.rawName}"`, 'is not an option of reactor-mcp-server');
     const name = token.name as FlagName;
@@ -186,6 +220,12 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   if (requestStateKey !== undefined && Buffer.byteLength(requestStateKey.value, 'utf8') < MIN_REQUEST_STATE_KEY_BYTES) {
     throw invalid(requestStateKey.from, 'is too short to sign requestState', `at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes`, `${Buffer.byteLength(requestStateKey.value, 'utf8')} byte(s)`, 'generate one with `openssl rand -base64 48` and give every replica the same key');
   }
+  const corsFlag = strings.get('cors-origin');
+  const corsOrigins = corsFlag ?? splitList(env.REACTOR_MCP_CORS_ORIGINS);
+  const corsFrom = corsFlag ? 'flag "--cors-origin"' : 'environment variable REACTOR_MCP_CORS_ORIGINS';
+  for (const origin of corsOrigins ?? []) {
+    if (normalizeOrigin(origin) === undefined) throw invalid(corsFrom, 'names something that is not an origin', 'scheme://host[:port] without a path, such as https://app.example.com, or *', describeValue(origin));
+  }
   const ignoreQueryKeys = strings.get('ignore-query-key') ?? [];
   if (ignoreQueryKeys.some((k) => k.trim() === '')) throw invalid('flag "--ignore-query-key"', 'is empty', 'a query key such as utm_source');
 
@@ -210,6 +250,11 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     auth: parseAuthOptions({ strings: (flag) => strings.get(flag), position: (flag) => booleans.get(flag) ?? -1 }, env, { transport, host }),
     help: booleans.has('help'),
     version: booleans.has('version'),
+    command: subcommand,
+    catalog: toggle('catalog', 'no-catalog', 'REACTOR_MCP_CATALOG', true),
+    corsOrigins: corsOrigins === undefined ? undefined : [...new Set(corsOrigins)],
+    registryName: pick('registry-name')?.value,
+    remoteUrl: pick('remote-url')?.value,
   };
 }
 

@@ -18,7 +18,7 @@ import type { ExtensionInput } from './extension.js';
 import { blueprintKey, HostCache, tenantKey, type CacheEntry } from './hostCache.js';
 import { toolFilterOf } from './toolFilter.js';
 import { viewOf } from './toolView.js';
-import { readDeniedOnce, withoutDenied, type BuildOptions, type HostOptions } from './hostOptions.js';
+import { readDeniedOnce, withoutDenied, type BuildOptions, type DescribeOptions, type HostOptions } from './hostOptions.js';
 import { describeFrom, reportFrom, type HostDescription, type HostReport } from './hostReport.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
 import { createStderrLogger, type Logger } from './logger.js';
@@ -36,7 +36,7 @@ import type { ToolSpec } from './tool.js';
 import { composeInstructions, deniedToolsets, type Toolset } from './toolset.js';
 import { HOST_VERSION } from './version.js';
 
-export type { HostOptions, BuildOptions } from './hostOptions.js';
+export type { HostOptions, BuildOptions, DescribeOptions } from './hostOptions.js';
 export type { BuiltServer } from './builtServer.js';
 export type { HostDescription, HostReport, ExtensionStatus } from './hostReport.js';
 
@@ -276,8 +276,8 @@ export class McpHost {
    * What a connection with this selection would get (`GET /toolsets`). Makes no
    * SDK server; may wake the extensions the selection names.
    */
-  async describe(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<HostDescription> {
-    const options = readDeniedOnce(buildOptions);
+  async describe(selection: Selection = EMPTY_SELECTION, describeOptions: DescribeOptions = {}): Promise<HostDescription> {
+    const options = readDeniedOnce(describeOptions);
     const tenant = options.tenant;
     await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
@@ -294,6 +294,7 @@ export class McpHost {
       activeRecords: this.registry.active(tenant),
       denied: options.denied,
       problems: this.problems.list(),
+      tokenCounter: describeOptions.tokenCounter,
     });
   }
 

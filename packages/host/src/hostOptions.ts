@@ -4,6 +4,7 @@
  */
 import type { Logger } from './logger.js';
 import type { ServerFactory } from './sdk/mint.js';
+import type { TokenCounter } from './tokens.js';
 
 /** Options of {@link buildHost}. */
 export interface HostOptions {
@@ -55,6 +56,12 @@ export interface BuildOptions {
    * reported under `filter.ignored`, never obeyed).
    */
   readonly readOnly?: boolean | undefined;
+}
+
+/** Options of `describe()`: a build's, plus a tokenizer. */
+export interface DescribeOptions extends BuildOptions {
+  /** Counts what the selection's `tools/list` costs a model: adds `tokens` to the answer (counted once per blueprint). */
+  readonly tokenCounter?: TokenCounter | undefined;
 }
 
 /** `denied` may be any iterable, a one-shot iterator included: read it once. */

@@ -13,6 +13,7 @@ import type { CacheEntry } from './hostCache.js';
 import type { ToolFilter } from './toolFilter.js';
 import type { ToolView } from './toolView.js';
 import { HOST_VERSION } from './version.js';
+import { blueprintTokens, type TokenCounter, type ToolTokens } from './tokens.js';
 
 /** What `describe()`, `GET /toolsets` and `list_server_toolsets` answer. */
 export interface HostDescription {
@@ -29,6 +30,8 @@ export interface HostDescription {
   problems: Problem[];
   /** Toolsets this caller may not have (its token lacks their scopes); present when any are. */
   denied?: string[];
+  /** What the selection's `tools/list` costs a model; present when `describe()` was given a `tokenCounter`. */
+  tokens?: ToolTokens;
   /** Present when the selection or the operator narrowed the tools (`tools=`, `exclude_tools=`, read-only). */
   filter?: DescribedToolFilter;
 }
@@ -85,6 +88,7 @@ export interface DescriptionInput {
   readonly activeRecords: readonly ExtensionRecord[];
   readonly denied: Iterable<string> | undefined;
   readonly problems: Problem[];
+  readonly tokenCounter?: TokenCounter | undefined;
 }
 
 export function describeFrom(input: DescriptionInput): HostDescription {
@@ -113,6 +117,7 @@ export function describeFrom(input: DescriptionInput): HostDescription {
     unappliedExtensions: orphanToolExtensions(input.activeRecords),
     problems: input.problems,
     ...(denied.length > 0 ? { denied } : {}),
+    ...(input.tokenCounter ? { tokens: blueprintTokens(entry.blueprint, input.tokenCounter) } : {}),
     ...(blueprint.filter ? { filter: describeFilter(blueprint.filter) } : {}),
   };
 }

@@ -32,9 +32,10 @@ export { defineExtension, isExtension, EXTENSION_NAME_PATTERN } from './extensio
 export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, DeferredExtension, ExtensionInput } from './extension.js';
 export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
 export { buildHost, McpHost } from './host.js';
-export type { HostOptions, BuildOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
+export type { HostOptions, BuildOptions, DescribeOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
 export type { HostChange, HostChangeListener } from './changes.js';
 export type { DescribedToolFilter } from './hostReport.js';
+export type { TokenCounter, ToolTokens } from './tokens.js';
 export type { Conflict } from './resolve.js';
 export type { ExtensionAvailability, Unavailable } from './availability.js';
 export type { Problem } from './problems.js';
@@ -49,6 +50,10 @@ export type { McpAppSessionOptions } from './http/sessions.js';
 export type { McpAppAuthOptions } from './http/auth.js';
 export type { HealthzBody, HealthzExtension, ToolsetsBody } from './http/infoRoutes.js';
 export { SELECTION_HEADER, TOOL_FILTER_HEADERS } from './http/requestSelection.js';
+export type { CatalogContext, CatalogRenderer } from './http/catalog.js';
+export { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/cors.js';
+export { SERVER_CARD_MEDIA_TYPE } from './http/serverCard.js';
+export type { ServerCard, ServerCardOptions } from './http/serverCard.js';
 export { serveStdio } from './stdio.js';
 export type { ServeStdioOptions, StdioServing } from './stdio.js';
 // discovery and command

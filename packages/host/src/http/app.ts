@@ -12,12 +12,15 @@ import type { McpHost } from '../host.js';
 import { withToolFilters, type Selection } from '../selection.js';
 import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
-import { checkHostAndOrigin, hostPolicyFor, jsonRpcErrorBody, JsonRpcCodes, writeJson } from './guards.js';
+import type { CatalogContext } from './catalog.js';
+import { allowedOrigin, corsHeaders, corsPolicy, isPreflight, preflightHeaders } from './cors.js';
+import { checkHostAndOrigin, hostPolicyFor, jsonRpcErrorBody, JsonRpcCodes, normalizeAllowedHost, writeJson } from './guards.js';
 import { healthzResponse, toolsetsBody } from './infoRoutes.js';
 import { publishHostChanges } from './listChanged.js';
 import { resolveAppOptions, type McpAppOptions } from './options.js';
 import { McpEndpoint } from './protocol.js';
 import { pathTail, requestSelection, selectionHeaderValues, splitTarget, toolFilterHeaderValues, type SelectionSources } from './requestSelection.js';
+import { SERVER_CARD_SUFFIX, serverCard, serverCardResponse } from './serverCard.js';
 import { SessionStore } from './sessions.js';
 import { UnknownNameLog } from './unknownNames.js';
 
@@ -40,7 +43,9 @@ type Route =
   | { readonly kind: 'mcp'; readonly tail: string }
   | { readonly kind: 'toolsets'; readonly tail: string }
   | { readonly kind: 'healthz' }
-  | { readonly kind: 'metadata' };
+  | { readonly kind: 'metadata' }
+  | { readonly kind: 'catalog' }
+  | { readonly kind: 'card' };
 
 interface Scope {
   readonly route: Route;
@@ -99,6 +104,10 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const auth: AuthGate | undefined = options.auth ? createAuthGate(options.auth, logger) : undefined;
   const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger) : undefined;
   const unknown = new UnknownNameLog(logger);
+  const cors = resolved.corsOrigins ? corsPolicy(resolved.corsOrigins) : undefined;
+  // Listed CORS origins pass the Origin check too (by host name, as the SDK's validator compares); `*` turns it off.
+  const corsHostnames = resolved.corsOrigins?.filter((o) => o !== '*').map(normalizeAllowedHost);
+  const cardPath = resolved.serverCard ? (resolved.path === '/' ? `/${SERVER_CARD_SUFFIX}` : `${resolved.path}/${SERVER_CARD_SUFFIX}`) : undefined;
   const onerror = (error: Error) => logger.error({ err: error }, `HTTP request failed: ${error.message}`);
   // One bus per app unless given: a module-wide default would mix the changes of unrelated hosts.
   const bus = options.bus ?? new InMemoryServerEventBus((error) => logger.error({ err: error }, `a listen-stream listener failed: ${error.message}`));
@@ -106,8 +115,11 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const stopPublishing = publishHostChanges(host, bus);
   let closing: Promise<void> | undefined;
 
-  function match(pathname: string): Route | undefined {
+  function match(pathname: string, method: string, accept: string | undefined): Route | undefined {
     if (pathname === resolved.healthzPath) return { kind: 'healthz' };
+    if (pathname === '/' && resolved.catalog) return { kind: 'catalog' };
+    // The card's reserved location lies under the endpoint: a GET asking for an event stream there is still the protocol's.
+    if (pathname === cardPath && (method === 'GET' || method === 'OPTIONS') && !(accept ?? '').includes('text/event-stream')) return { kind: 'card' };
     if (resolved.toolsetsPath !== undefined) {
       const tail = pathTail(pathname, resolved.toolsetsPath);
       if (tail !== undefined) return { kind: 'toolsets', tail };
@@ -148,10 +160,12 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       const resolvedSelection = selectionFor(scope, authInfo);
       if (resolvedSelection instanceof Response) return resolvedSelection;
       const { selection, denied, readOnly } = resolvedSelection;
-      const body = await toolsetsBody(host, selection, scope.tenant, denied, readOnly);
+      const body = await toolsetsBody(host, selection, scope.tenant, denied, readOnly, options.tokenCounter);
       if (body.unknown.length > 0) unknown.report(body.unknown, { where: 'toolsets', tenant: scope.tenant });
       return Response.json(body, { headers: { 'cache-control': 'no-store' } });
     }
+    if (route.kind === 'card') return card(request);
+    if (route.kind === 'catalog') return await catalog(scope, request);
     const authInfo = await authenticate(request, true);
     if (authInfo instanceof Response) return authInfo;
     return await endpoint.handle({
@@ -170,20 +184,65 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     });
   }
 
+  function card(request: Request): Response {
+    const url = new URL(request.url);
+    const endpointUrl = new URL(resolved.path, url.origin);
+    const body = serverCard({ serverName: host.name, version: host.version, endpointUrl, authRequired: auth !== undefined, options: resolved.serverCard ?? {} });
+    return serverCardResponse(body, request.headers.get('if-none-match'));
+  }
+
+  /** `GET /`: the catalog renderer, given what this tenant and token may see. Protected like `/toolsets`. */
+  async function catalog(scope: Scope, request: Request): Promise<Response> {
+    const render = resolved.catalog;
+    if (!render) return Response.json(jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Not Found'), { status: 404 });
+    const authInfo = await authenticate(request, auth?.protectToolsets === true || request.headers.has('authorization'));
+    if (authInfo instanceof Response) return authInfo;
+    const declared = host.declaredToolsets({ tenant: scope.tenant });
+    const denied = auth && authInfo ? [...deniedToolsets(declared, authInfo.scopes).keys()] : [];
+    const report = host.report();
+    const context: CatalogContext = {
+      request,
+      server: { name: report.name, version: report.version, hostVersion: report.hostVersion },
+      tenant: scope.tenant,
+      selection: requestSelection(scope.sources, { ignore: resolved.ignore }),
+      toolsets: declared,
+      extensions: report.extensions,
+      denied,
+      describe: (selection) => host.describe(selection, { tenant: scope.tenant, denied, tokenCounter: options.tokenCounter }),
+      routes: { mcp: resolved.path, toolsets: resolved.toolsetsPath, serverCard: cardPath },
+      auth: { required: auth !== undefined, protectsToolsets: auth?.protectToolsets === true },
+      tokenizer: options.tokenCounter?.name,
+      host,
+    };
+    return await render(context);
+  }
+
   async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown): Promise<void> {
     const target = splitTarget(req.url);
     if (!target) return writeJson(res, 400, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Bad Request: the request target must be a path'));
-    const route = match(target.pathname);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const route = match(target.pathname, method, req.headers.accept);
     if (!route) {
       if (next) return next();
       return writeJson(res, 404, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Not Found: the MCP endpoint is ${resolved.path}`));
     }
     if (closing && route.kind !== 'healthz') return writeJson(res, 503, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Service Unavailable: the server is shutting down'));
-    const refusal = checkHostAndOrigin(req.headers, hostPolicyFor(req.socket?.localAddress, resolved.allowedHosts, resolved.allowedOrigins));
+    const policy = hostPolicyFor(req.socket?.localAddress, resolved.allowedHosts, resolved.allowedOrigins);
+    const origins = cors?.any ? undefined : policy.origins && corsHostnames ? [...policy.origins, ...corsHostnames] : policy.origins;
+    const refusal = checkHostAndOrigin(req.headers, { hosts: policy.hosts, origins });
     if (refusal) return writeJson(res, refusal.status, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, refusal.message));
-    const method = (req.method ?? 'GET').toUpperCase();
+    const allow = route.kind === 'mcp' ? 'GET, POST, DELETE' : route.kind === 'metadata' ? 'GET, POST' : 'GET';
+    if (cors) {
+      const origin = allowedOrigin(req.headers, cors);
+      if (isPreflight(method, req.headers)) {
+        if (origin === undefined) return writeJson(res, 403, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Forbidden: origin ${JSON.stringify(req.headers.origin ?? '')} is not allowed cross-origin; hint: list it in corsOrigins (--cors-origin)`));
+        res.writeHead(204, preflightHeaders(origin, allow));
+        res.end();
+        return;
+      }
+      if (origin !== undefined) for (const [name, value] of Object.entries(corsHeaders(origin))) res.setHeader(name, value);
+    }
     if (route.kind === 'mcp' ? !MCP_METHODS.has(method) : route.kind !== 'metadata' && method !== 'GET') {
-      const allow = route.kind === 'mcp' ? 'GET, POST, DELETE' : 'GET';
       return writeJson(res, 405, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Method not allowed: ${method}; this route accepts ${allow}`), { allow });
     }
     let tenant: string | undefined;

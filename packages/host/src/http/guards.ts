@@ -117,7 +117,7 @@ export function checkHostAndOrigin(headers: IncomingHttpHeaders, policy: HostPol
   }
   if (policy.origins !== undefined) {
     const result = validateOriginHeader(headers.origin, [...policy.origins]);
-    if (!result.ok) return { status: 403, message: `${result.message}; hint: list browser origins in allowedOrigins` };
+    if (!result.ok) return { status: 403, message: `${result.message}; hint: list browser origins in allowedOrigins, or in corsOrigins (--cors-origin) for cross-origin clients` };
   }
   return undefined;
 }

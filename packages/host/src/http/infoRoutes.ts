@@ -5,6 +5,7 @@
  */
 import type { ExtensionStatus, HostDescription, McpHost } from '../host.js';
 import type { Selection } from '../selection.js';
+import type { TokenCounter } from '../tokens.js';
 
 /** One extension in the `/healthz` body: its status without its name (the key). */
 export type HealthzExtension = Omit<ExtensionStatus, 'name'>;
@@ -57,7 +58,10 @@ export function healthzResponse(host: McpHost, closing: boolean): Response {
 /** The `/toolsets` body: `describe()`, whose `denied` lists the toolsets the token may not have. */
 export type ToolsetsBody = HostDescription;
 
-/** `GET /toolsets`: `host.describe()` for the request's selection, plus `denied` when the token lacks some toolsets' scopes. */
-export async function toolsetsBody(host: McpHost, selection: Selection, tenant: string | undefined, denied: readonly string[], readOnly = false): Promise<ToolsetsBody> {
-  return await host.describe(selection, { tenant, denied, readOnly });
+/**
+ * `GET /toolsets`: `host.describe()` for the request's selection, plus `denied`
+ * when the token lacks some toolsets' scopes, and `tokens` when the app counts them.
+ */
+export async function toolsetsBody(host: McpHost, selection: Selection, tenant: string | undefined, denied: readonly string[], readOnly = false, tokenCounter?: TokenCounter): Promise<ToolsetsBody> {
+  return await host.describe(selection, { tenant, denied, readOnly, tokenCounter });
 }

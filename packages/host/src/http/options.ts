@@ -7,8 +7,12 @@ import type { EventStore, ServerEventBus } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { parseSelection, type Selection } from '../selection.js';
+import type { TokenCounter } from '../tokens.js';
 import type { McpAppAuthOptions } from './auth.js';
+import type { CatalogRenderer } from './catalog.js';
+import { normalizeOrigin } from './cors.js';
 import { normalizeAllowedHost } from './guards.js';
+import type { ServerCardOptions } from './serverCard.js';
 import type { McpAppSessionOptions } from './sessions.js';
 
 /** Default request body limit: 4 MiB. */
@@ -81,6 +85,19 @@ export interface McpAppOptions {
   readonly readOnly?: boolean;
   /** Where the app logs. Default: the host's logger. */
   readonly logger?: Logger;
+  /**
+   * Browser origins allowed to call the app cross-origin (CORS), e.g.
+   * `["https://inspector.example.com"]`; `"*"` allows any. Default: none (no
+   * CORS headers; preflights get 405). Listed origins also pass the Origin
+   * check of DNS-rebinding protection; the Host check is unchanged.
+   */
+  readonly corsOrigins?: readonly string[];
+  /** A catalog page at `GET /` (e.g. `@reactor/catalog`'s renderer). Default: none. */
+  readonly catalog?: CatalogRenderer | false;
+  /** Counts tokens: `/toolsets` (and the catalog) then say what each toolset and the selection cost (counted once per blueprint). */
+  readonly tokenCounter?: TokenCounter;
+  /** The MCP Server Card at `{path}/server-card`; `false` to serve none. Default: on, described from the host. */
+  readonly serverCard?: boolean | ServerCardOptions;
 }
 
 /** The options with defaults applied. */
@@ -95,6 +112,9 @@ export interface ResolvedAppOptions {
   readonly allowedOrigins: readonly string[] | undefined;
   readonly maxBodyBytes: number;
   readonly readOnly: boolean;
+  readonly corsOrigins: readonly string[] | undefined;
+  readonly catalog: CatalogRenderer | undefined;
+  readonly serverCard: ServerCardOptions | undefined;
 }
 
 function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
@@ -125,6 +145,16 @@ function hostList(option: string, value: unknown): readonly string[] | undefined
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) throw invalid(option, 'is not a list of host names', value, 'an array of strings such as ["mcp.example.com"]');
   return value.map(normalizeAllowedHost);
+}
+
+function originList(value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) throw invalid('corsOrigins', 'is not a list of origins', value, 'an array such as ["https://app.example.com"]');
+  return value.map((entry) => {
+    const origin = normalizeOrigin(entry);
+    if (origin === undefined) throw invalid('corsOrigins', 'holds an entry that is not an origin', entry, 'scheme://host[:port] with no path, or "*"', 'e.g. "https://app.example.com"');
+    return origin;
+  });
 }
 
 /** Applies defaults and checks every option; throws `REACTOR_OPTION_INVALID`. */
@@ -164,6 +194,16 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
   if (options.tenant !== undefined && typeof options.tenant !== 'function') throw invalid('tenant', 'is not a function', options.tenant, 'a function (req) => string | undefined');
   if (options.retryInterval !== undefined) positive('retryInterval', options.retryInterval, 0);
   if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') throw invalid('readOnly', 'is not a boolean', options.readOnly, 'true to serve only read-only tools, or false');
+  if (options.catalog !== undefined && options.catalog !== false && typeof options.catalog !== 'function') {
+    throw invalid('catalog', 'is not a renderer', options.catalog, 'a function (context) => Response, such as createCatalog() from @reactor/catalog', 'or false for no page');
+  }
+  if (options.catalog && path === '/') throw invalid('catalog', 'cannot be served at "/": the MCP endpoint is there', path, 'an MCP path other than "/"', 'move the endpoint (path: "/mcp") or set catalog: false');
+  const counter = options.tokenCounter as Partial<TokenCounter> | undefined;
+  if (counter !== undefined && (typeof counter !== 'object' || counter === null || typeof counter.count !== 'function' || typeof counter.name !== 'string')) {
+    throw invalid('tokenCounter', 'is not a token counter', options.tokenCounter, '{ name: string, count(text): number }');
+  }
+  const serverCard = options.serverCard === false ? undefined : options.serverCard === true || options.serverCard === undefined ? {} : options.serverCard;
+  if (serverCard !== undefined && (typeof serverCard !== 'object' || serverCard === null)) throw invalid('serverCard', 'is not a server card setting', options.serverCard, 'true, false, or { name, title, description, websiteUrl, repository }');
   return {
     path,
     healthzPath,
@@ -175,5 +215,8 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     allowedOrigins: hostList('allowedOrigins', options.allowedOrigins),
     maxBodyBytes: Math.floor(positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES)),
     readOnly: options.readOnly === true,
+    corsOrigins: originList(options.corsOrigins),
+    catalog: options.catalog === false ? undefined : options.catalog,
+    serverCard,
   };
 }

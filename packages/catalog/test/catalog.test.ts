@@ -1,0 +1,139 @@
+/**
+ * The catalog page over real HTTP, served by `createMcpApp` with
+ * `catalogOptions()`: toolsets with their tokens, tools with annotations and
+ * provenance, a held extension listed and not woken, a strict CSP whose hashes
+ * match the inline script and styles, `/toolsets` with the same token counts,
+ * and with `auth.protectToolsets` the page needs a token too.
+ */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type DeferredExtension, type McpAppOptions, type ToolsetsBody } from '@reactor/host';
+import { afterEach, describe, expect, it } from 'vitest';
+import { catalogOptions, TOKENIZER_NAME } from '../src/index.js';
+
+const notes = defineExtension({
+  manifest: { name: 'notes', version: '1.2.0' },
+  toolsets: () => [{ name: 'notes', title: 'Notes', description: 'Read & <write> notes.' }],
+  tools: () => [
+    defineTool({ name: 'read_note', title: 'Read a note', description: 'Read one note by its path.', annotations: { readOnlyHint: true, openWorldHint: false }, handler: () => '' }),
+    defineTool({ name: 'delete_note', description: 'Delete a note.', annotations: { readOnlyHint: false, destructiveHint: true }, handler: () => '' }),
+  ],
+});
+const audit = defineExtension({
+  manifest: { name: 'audit', version: '0.1.0' },
+  toolExtensions: () => [['delete_note', { description: 'Delete a note (audited).', wrap: (original) => original }]],
+});
+let woken = false;
+/** A held extension: listed from its manifest; importing it would set `woken`. */
+const heldLab: DeferredExtension = {
+  kind: 'deferred',
+  manifest: { name: 'lab', version: '3.0.0', activationEvents: ['onToolset:lab'] },
+  toolsets: [{ name: 'lab', title: 'Lab', description: 'Experiments.', default: false }],
+  package: '@acme/lab@3.0.0',
+  load: () => {
+    woken = true;
+    return Promise.resolve(defineExtension({ manifest: { name: 'lab', version: '3.0.0', activationEvents: ['onToolset:lab'] }, toolsets: () => [{ name: 'lab', title: 'Lab', description: 'Experiments.', default: false }], tools: () => [defineTool({ name: 'run_lab', description: 'Run.', handler: () => '' })] }));
+  },
+};
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!();
+});
+
+async function serve(options: McpAppOptions = {}): Promise<string> {
+  const host = await buildHost([notes, audit, heldLab], { logger: silentLogger, name: 'Catalog Test', toolsetsTool: true });
+  const app = createMcpApp(host, { ...catalogOptions(), ...options });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.push(async () => {
+    await app.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await host.stop();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+describe('the catalog page', () => {
+  it('lists toolsets, tools, annotations and provenance, escaped, without waking the held extension', async () => {
+    woken = false;
+    const base = await serve();
+    const res = await fetch(`${base}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    expect(html).toContain('Read &amp; &lt;write&gt; notes.');
+    expect(html).not.toContain('<write>');
+    expect(html).toMatch(/id="ts-notes"[^>]*checked/);
+    expect(html).toMatch(/id="ts-lab"(?![^>]*checked)/);
+    expect(html).toContain('held: loads on first use');
+    expect(html).toContain('(npm @acme/lab@3.0.0)');
+    expect(html).toContain('<li class="badge">read-only</li>');
+    expect(html).toContain('<li class="badge warn">destructive</li>');
+    expect(html).toContain('Delete a note (audited).');
+    expect(html).toMatch(/Extended by <code>audit<\/code>/);
+    expect(html).toContain(TOKENIZER_NAME);
+    expect(html).toContain(`claude mcp add --transport http catalog-test &#39;${base}/mcp&#39;`);
+    expect(woken).toBe(false);
+  });
+
+  it('sends a strict CSP that allows exactly its inline script and styles, and nothing from elsewhere', async () => {
+    const base = await serve();
+    const res = await fetch(`${base}/`);
+    const csp = res.headers.get('content-security-policy')!;
+    const html = await res.text();
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const styles = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    expect(csp).toContain(`script-src ${sha(script)}`);
+    expect(csp).toContain(`style-src ${sha(styles)}`);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
+    expect(html).not.toMatch(/(src|href)="https?:\/\//);
+    expect(html).not.toMatch(/ on[a-z]+="/);
+  });
+
+  it('opens with the selection in its own URL (/?lab wakes lab, as /toolsets?lab would)', async () => {
+    woken = false;
+    const base = await serve();
+    const html = await (await fetch(`${base}/?lab`)).text();
+    expect(woken).toBe(true);
+    expect(html).toMatch(/id="ts-lab"[^>]*checked/);
+    expect(html).toContain(`<code id="url-query">${base}/mcp?toolsets=lab</code>`);
+    expect(html).toContain('<li>run_lab</li>');
+  });
+
+  it('gives /toolsets the same token counts, per toolset and for the selection', async () => {
+    const base = await serve();
+    const body = (await (await fetch(`${base}/toolsets`)).json()) as ToolsetsBody;
+    expect(body.tokens?.tokenizer).toBe(TOKENIZER_NAME);
+    expect(body.tokens!.toolsets['notes']).toBe(body.tokens!.tools['read_note']! + body.tokens!.tools['delete_note']!);
+    expect(body.tokens!.total).toBe(body.tokens!.toolsets['notes']! + body.tokens!.tools['list_server_toolsets']!);
+    const html = await (await fetch(`${base}/`)).text();
+    expect(html).toContain(`<strong class="total" id="selection-tokens">${body.tokens!.total.toLocaleString('en-US')}</strong>`);
+    expect(html).toContain(`data-toolset-tokens="notes">${body.tokens!.toolsets['notes']!.toLocaleString('en-US')} tokens`);
+  });
+
+  it('needs a token when auth.protectToolsets is on, and then shows where the token goes', async () => {
+    const base = await serve({
+      auth: {
+        protectToolsets: true,
+        verifyAccessToken: (token) => (token === 'good' ? Promise.resolve({ token, clientId: 'c', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 600 }) : Promise.reject(new Error('bad token'))),
+      },
+    });
+    const anonymous = await fetch(`${base}/`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const html = await (await fetch(`${base}/`, { headers: { authorization: 'Bearer good' } })).text();
+    expect(html).toContain('This server wants a bearer token');
+    expect(html).toContain('--header &quot;Authorization: Bearer $REACTOR_MCP_TOKEN&quot;');
+  });
+
+  it('is not served at all without the catalog option', async () => {
+    const base = await serve({ catalog: false });
+    expect((await fetch(`${base}/`)).status).toBe(404);
+  });
+});
