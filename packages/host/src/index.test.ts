@@ -40,9 +40,9 @@ describe('the public API of @reactor/host', () => {
   });
 
   it('@reactor/host/testing exports the in-memory client, contexts, logs and the checker', () => {
-    expect(Object.keys(testing).sort()).toEqual(['FindingCodes', 'captureLogger', 'checkExtension', 'checkPackage', 'connect', 'failsCheck', 'portabilityIssues', 'testContext']);
+    expect(Object.keys(testing).sort()).toEqual(['FindingCodes', 'captureLogger', 'checkExtension', 'checkPackage', 'connect', 'contractChecks', 'failsCheck', 'portabilityIssues', 'testContext']);
     expect(typeExports('./testing/index.ts')).toEqual(
-      ['CapturedLog', 'CheckExtensionOptions', 'CheckFinding', 'ExtensionCheck', 'FindingCode', 'FindingSeverity', 'PackageCheck', 'PortabilityIssue', 'PortabilityRule', 'ToolsetCost'].sort(),
+      ['CapturedLog', 'CheckExtensionOptions', 'CheckFinding', 'ContractCheck', 'ContractOptions', 'ExtensionCheck', 'ExtensionUnderTest', 'FindingCode', 'FindingSeverity', 'PackageCheck', 'PortabilityIssue', 'PortabilityRule', 'ToolsetCost'].sort(),
     );
   });
 

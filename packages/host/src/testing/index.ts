@@ -103,5 +103,7 @@ export type { PackageCheck } from '../check/checkPackage.js';
 export { FindingCodes, failsCheck } from '../check/findings.js';
 export type { CheckFinding, FindingCode, FindingSeverity } from '../check/findings.js';
 export { portabilityIssues } from '../check/portability.js';
+export { contractChecks } from './contract.js';
+export type { ContractOptions, ContractCheck, ExtensionUnderTest } from './contract.js';
 export type { PortabilityIssue, PortabilityRule } from '../check/portability.js';
 export type { CapturedLog } from './captureLogger.js';
