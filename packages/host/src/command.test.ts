@@ -36,6 +36,7 @@ describe('parseCommandOptions', () => {
       readOnly: false,
       logLevel: 'info',
       requestStateKey: undefined,
+      watch: false,
       help: false,
       version: false,
     });

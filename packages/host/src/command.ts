@@ -14,7 +14,7 @@ import type { McpAppOptions } from './http/options.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { ServeStdioOptions, StdioServing } from './stdio.js';
 import { serveHttp } from './commandHttp.js';
-import { COMMAND_HELP, parseCommandOptions, type CommandOptions } from './commandOptions.js';
+import { COMMAND_HELP, invalid, parseCommandOptions, type CommandOptions } from './commandOptions.js';
 import { logSummary } from './startupSummary.js';
 import { HOST_VERSION } from './version.js';
 
@@ -86,7 +86,14 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     deps.stdout(options.help ? COMMAND_HELP : `${HOST_VERSION}\n`);
     return undefined;
   }
+  if (options.watch && options.transport !== 'http') {
+    throw invalid('flag "--watch"', 'works over http only', '--transport http', `--transport ${options.transport}`, 'leave out --watch for stdio; the dev loop serves http for the MCP Inspector');
+  }
   const logger = await deps.createLogger(options.logLevel, options.name);
+  if (options.watch) {
+    const running = await (await import('./watch/watchMode.js')).serveWatching(options, deps, logger);
+    return closeOnSignals(running, undefined, deps, logger);
+  }
   const entries = await deps.loadExtensions({ logger, ...(options.extensions ? { names: options.extensions } : {}), ...(deps.root ? { root: deps.root } : {}) });
   const host = await deps.buildHost(entries, {
     name: options.name,
@@ -104,7 +111,11 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const { running, ended } = served;
   logSummary(host, options, running.url, logger);
+  return closeOnSignals(running, ended, deps, logger);
+}
 
+/** SIGINT/SIGTERM (or the stdio client closing) shut the command down and exit. */
+function closeOnSignals(running: RunningCommand, ended: Promise<void> | undefined, deps: CommandDependencies, logger: Logger): RunningCommand {
   let stopping = false;
   const stop = (why: string, fields: Record<string, unknown>) => {
     if (stopping) return;
@@ -122,14 +133,18 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
   const onSignal = (signal: NodeJS.Signals) => stop(`received ${signal} (send it again to stop at once)`, { signal });
   for (const signal of SIGNALS) deps.signals.once(signal, onSignal);
   void ended?.then(() => stop('the client closed the stdio connection', {}));
-  return {
-    ...running,
-    close: () => {
-      stopping = true;
-      for (const signal of SIGNALS) deps.signals.removeListener(signal, onSignal);
-      return running.close();
+  return Object.defineProperties({ ...running }, {
+    // Watch mode swaps hosts on reload: keep reading the running one.
+    host: { get: () => running.host, enumerable: true },
+    close: {
+      value: () => {
+        stopping = true;
+        for (const signal of SIGNALS) deps.signals.removeListener(signal, onSignal);
+        return running.close();
+      },
+      enumerable: true,
     },
-  };
+  });
 }
 
 /** Serves stdio; `ended` resolves when the client closes the connection. */

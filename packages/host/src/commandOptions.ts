@@ -30,6 +30,8 @@ export interface CommandOptions {
   readonly logLevel: LogLevel;
   /** Signs the `requestState` of input-required results (≥ 32 bytes; replicas share it); undefined: a random key per process. */
   readonly requestStateKey: string | undefined;
+  /** `--watch`: reload linked extension packages on change (development only; HTTP only). */
+  readonly watch: boolean;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -54,6 +56,7 @@ const FLAGS = {
   'read-only': { type: 'boolean' },
   'log-level': { type: 'string' },
   'request-state-key': { type: 'string' },
+  watch: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies Record<string, Flag>;
@@ -64,6 +67,8 @@ export const COMMAND_HELP = `Usage: reactor-mcp-server [options]
 
 Serves the Reactor MCP extensions installed in the application (the nearest
 package.json at or above the working directory). Logs go to stderr.
+
+       reactor-mcp-server check [dir] [--json] [--strict]   lint an extension package (check --help)
 
 Options (flags win over environment variables):
   --transport http|stdio      REACTOR_MCP_TRANSPORT       default http
@@ -84,6 +89,8 @@ Options (flags win over environment variables):
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
   --request-state-key KEY     REACTOR_MCP_REQUEST_STATE_KEY  signs requestState (at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes; every
                                                           replica needs the same); default a random key per process
+  --watch                                                 development only: rebuild and reload linked extension
+                                                          packages on change, telling open sessions (http only)
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 `;
@@ -201,6 +208,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     readOnly: toggle('read-only', undefined, 'REACTOR_MCP_READ_ONLY', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
+    watch: booleans.has('watch'),
     help: booleans.has('help'),
     version: booleans.has('version'),
   };
