@@ -40,7 +40,7 @@ function logFrom(from: number, match: (line: Record<string, unknown>) => boolean
   return found ? Promise.resolve(found) : new Promise((resolve) => lineWaiters.push({ from, match, resolve }));
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   mkdirSync(path.join(live, 'src'), { recursive: true });
   mkdirSync(path.join(app, 'node_modules', '@acme'), { recursive: true });
   mkdirSync(path.join(app, 'node_modules', '@reactor'), { recursive: true });
