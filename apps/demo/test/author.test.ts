@@ -99,7 +99,8 @@ describe('an author goes from npm create to a served tool, with npm and packed t
   }, STEP_MS);
 
   it('npm pack: a tarball that publint and attw pass', async () => {
-    await npm('npm pack', 'pack');
+    // --ignore-scripts: prepack would only rebuild what the check step just built.
+    await npm('npm pack', 'pack', '--ignore-scripts');
     const tarball = readdirSync(project()).find((f) => f.endsWith('.tgz'));
     expect(tarball).toBe('reactor-greetings-0.1.0.tgz');
     extensionTarball = join(project(), tarball!);
