@@ -87,7 +87,7 @@ function checkNode(node: Node, path: string, keyword: string | undefined, embedd
       severity: 'warning',
       path,
       message: `\`type\` is an array (${JSON.stringify(type)}), which a client mapping schemas onto a single-type dialect may reject or drop`,
-      hint: `spell it as anyOf branches with one type each: {"anyOf": [${type.map((t) => `{"type": "${String(t)}"}`).join(', ')}]}${type.includes('null') ? ' (zod: z.string().nullable() converts this way once the host converts schemas portably; or make the field optional if absent may stand for null)' : ''}`,
+      hint: `spell it as anyOf branches with one type each: {"anyOf": [${type.map((t) => `{"type": "${String(t)}"}`).join(', ')}]}${type.includes('null') ? ', or make the field optional where absent may stand for null' : ''}`,
     });
   }
   const ref = node.$ref;

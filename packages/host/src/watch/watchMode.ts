@@ -16,12 +16,12 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { register } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/server';
 import type { CommandDependencies, CommandOptions, RunningCommand } from '../command.js';
 import { findAppRoot } from '../discovery.js';
 import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
 import type { Logger } from '../logger.js';
+import { listChangedServers, type ListChangedServers } from '../sdk/watchServers.js';
 import { HOST_VERSION } from '../version.js';
 import { linkedExtensionPackages } from './linkedPackages.js';
 import { watchExtensions } from './watcher.js';
@@ -30,8 +30,8 @@ interface Generation {
   readonly number: number;
   readonly host: McpHost;
   readonly app: Awaited<ReturnType<CommandDependencies['createMcpApp']>>;
-  /** Every SDK server minted in this generation, to notify on reload. */
-  readonly servers: Set<McpServer>;
+  /** The SDK servers minted in this generation, to notify on reload. */
+  readonly servers: ListChangedServers;
 }
 
 let hooksRegistered = false;
@@ -46,18 +46,14 @@ export async function serveWatching(options: CommandOptions, deps: CommandDepend
   let count = 0;
   const load = async (): Promise<Generation> => {
     const number = ++count;
-    const servers = new Set<McpServer>();
+    const servers = listChangedServers(HOST_VERSION);
     const entries = await deps.loadExtensions({ logger, root, reload: number, ...(options.extensions ? { names: options.extensions } : {}) });
     const host = await deps.buildHost(entries, {
       name: options.name,
       toolsetsTool: options.toolsetsTool,
       logger,
       // Advertise tools.listChanged, and keep each server to notify it when the extensions reload.
-      serverFactory: (name, instructions) => {
-        const server = new McpServer({ name, version: HOST_VERSION }, { capabilities: { logging: {}, tools: { listChanged: true } }, ...(instructions === '' ? {} : { instructions }) });
-        servers.add(server);
-        return server;
-      },
+      serverFactory: servers.serverFactory,
     });
     try {
       const app = await deps.createMcpApp(host, {
@@ -86,12 +82,10 @@ export async function serveWatching(options: CommandOptions, deps: CommandDepend
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}${options.path}`;
 
   const retire = async (old: Generation) => {
-    const open = [...old.servers].filter((s) => s.isConnected());
-    // The low-level server's promise settles once the notification is written, before the session closes.
-    await Promise.allSettled(open.map((s) => s.server.sendToolListChanged()));
+    const notified = await old.servers.notifyToolListChanged();
     await old.app.close();
     await old.host.stop();
-    return open.length;
+    return notified;
   };
   const reload = async (why: string) => {
     let next: Generation;
