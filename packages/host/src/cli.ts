@@ -6,15 +6,9 @@
 import { runCommand } from './command.js';
 import { ErrorCodes, errorMessage, isReactorError } from './errors.js';
 
-const argv = process.argv.slice(2);
 try {
-  if (argv[0] === 'check') {
-    // The checker (and its tokenizer) loads only for this subcommand, never when serving.
-    const { runCheckCommand } = await import('./check/command.js');
-    process.exitCode = await runCheckCommand(argv.slice(1), { stdout: (text) => process.stdout.write(text), cwd: process.cwd() });
-  } else {
-    await runCommand(argv, process.env);
-  }
+  // `reactor-mcp-server check [dir]` runs through runCommand too, and exits 1 when the package fails.
+  await runCommand(process.argv.slice(2), process.env);
 } catch (error) {
   const code = isReactorError(error) ? ` (${error.code})` : '';
   process.stderr.write(`reactor-mcp-server: ${errorMessage(error)}${code}\n`);

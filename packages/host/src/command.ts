@@ -60,7 +60,8 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /**
  * Runs the command: parses options, discovers the extensions, builds the host,
  * serves it over HTTP or stdio, logs a start-up summary, and on SIGINT/SIGTERM
- * shuts down and exits 0. Returns undefined after `--help`/`--version`.
+ * shuts down and exits 0. Returns undefined after `--help`/`--version`, and after
+ * `check [dir]` (which exits non-zero through `exit` when the package fails).
  */
 export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, overrides: Partial<CommandDependencies> = {}): Promise<RunningCommand | undefined> {
   const deps: CommandDependencies = {
@@ -81,6 +82,13 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     root: undefined,
     ...overrides,
   };
+  if (argv[0] === 'check') {
+    // `reactor-mcp-server check [dir]`: lint an extension package. The checker (and its tokenizer) loads only here.
+    const { runCheckCommand } = await import('./check/command.js');
+    const code = await runCheckCommand(argv.slice(1), { stdout: deps.stdout, cwd: deps.root ?? process.cwd() });
+    if (code !== 0) deps.exit(code);
+    return undefined;
+  }
   const options = parseCommandOptions(argv, env);
   if (options.help || options.version) {
     deps.stdout(options.help ? COMMAND_HELP : `${HOST_VERSION}\n`);
