@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { cleanEnv, installTarballs, packPackage, requireBuilt, startServer, type RunningServer } from './helpers/integrator.js';
+import { cleanEnv, installTarballs, packPackage, requireBuilt, startServer, type RunningServer } from '@reactor/release/integrator';
 
 const exec = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
