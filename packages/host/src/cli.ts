@@ -10,6 +10,7 @@ import { ErrorCodes, errorMessage, isReactorError } from './errors.js';
 try {
   const [first, ...rest] = process.argv.slice(2);
   if (first === 'hash-token') await runHashToken(rest, { stdin: process.stdin, stdout: (text) => process.stdout.write(text) });
+  // `reactor-mcp-server check [dir]` runs through runCommand too, and exits 1 when the package fails.
   else await runCommand(process.argv.slice(2), process.env);
 } catch (error) {
   const code = isReactorError(error) ? ` (${error.code})` : '';

@@ -50,6 +50,7 @@ describe('parseCommandOptions', () => {
         jwksCooldownSeconds: 30,
         disabled: false,
       },
+      watch: false,
       help: false,
       version: false,
       command: 'serve',
@@ -425,5 +426,20 @@ describe('runCommand', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
+  });
+});
+
+describe('runCommand check [dir] and --watch', () => {
+  it('check lints the package in dir, printing its findings; a failing package exits 1', async () => {
+    let out = '';
+    const exits: number[] = [];
+    const result = await runCommand(['check', '/nonexistent-reactor-package'], {}, { stdout: (text) => (out += text), exit: (code) => exits.push(code) });
+    expect(result).toBeUndefined();
+    expect(out).toContain('error [package-invalid] package at /nonexistent-reactor-package');
+    expect(exits).toEqual([1]);
+  });
+
+  it('--watch refuses stdio: the dev loop serves http', async () => {
+    await expect(runCommand(['--watch', '--transport', 'stdio'], {})).rejects.toMatchObject({ code: ErrorCodes.OPTION_INVALID, message: expect.stringContaining('flag "--watch": works over http only') as unknown });
   });
 });

@@ -16,7 +16,7 @@ import type { ServeStdioOptions, StdioServing } from './stdio.js';
 import { loadCatalog as defaultLoadCatalog, type CatalogAppOptions } from './catalogLoader.js';
 import { serveHttp } from './commandHttp.js';
 import { printServerJson } from './commandServerJson.js';
-import { COMMAND_HELP, parseCommandOptions, type CommandOptions } from './commandOptions.js';
+import { COMMAND_HELP, invalid, parseCommandOptions, type CommandOptions } from './commandOptions.js';
 import { logSummary } from './startupSummary.js';
 import { HOST_VERSION } from './version.js';
 
@@ -67,7 +67,8 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /**
  * Runs the command: parses options, discovers the extensions, builds the host,
  * serves it over HTTP or stdio, logs a start-up summary, and on SIGINT/SIGTERM
- * shuts down and exits 0. Returns undefined after `--help`/`--version`.
+ * shuts down and exits 0. Returns undefined after `--help`/`--version`, and after
+ * `check [dir]` (which exits non-zero through `exit` when the package fails).
  */
 export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, overrides: Partial<CommandDependencies> = {}): Promise<RunningCommand | undefined> {
   const deps: CommandDependencies = {
@@ -89,15 +90,33 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     loadCatalog: defaultLoadCatalog,
     ...overrides,
   };
+  if (argv[0] === 'check') {
+    // `reactor-mcp-server check [dir]`: lint an extension package. The checker (and its tokenizer) loads only here.
+    const { runCheckCommand } = await import('./check/command.js');
+    const code = await runCheckCommand(argv.slice(1), { stdout: deps.stdout, cwd: deps.root ?? process.cwd() });
+    if (code !== 0) deps.exit(code);
+    return undefined;
+  }
   const options = parseCommandOptions(argv, env);
   if (options.help || options.version) {
     deps.stdout(options.help ? COMMAND_HELP : `${HOST_VERSION}\n`);
     return undefined;
   }
+  if (options.watch && options.transport !== 'http') {
+    throw invalid('flag "--watch"', 'works over http only', '--transport http', `--transport ${options.transport}`, 'leave out --watch for stdio; the dev loop serves http for the MCP Inspector');
+  }
+  if (options.watch && !['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
+    // The dev loop reloads code and serves without auth: never on an address others can reach.
+    throw invalid('flag "--watch"', 'serves on loopback only', '--host 127.0.0.1 (or localhost, ::1)', `--host ${options.host}`, 'watch mode is a development loop; run without --watch to serve other hosts');
+  }
   const logger = await deps.createLogger(options.logLevel, options.name);
   if (options.command === 'server-json') {
     await printServerJson(options, deps, logger);
     return undefined;
+  }
+  if (options.watch) {
+    const running = await (await import('./watch/watchMode.js')).serveWatching(options, deps, logger);
+    return closeOnSignals(running, undefined, deps, logger);
   }
   const entries = await deps.loadExtensions({ logger, ...(options.extensions ? { names: options.extensions } : {}), ...(deps.root ? { root: deps.root } : {}) });
   const host = await deps.buildHost(entries, {
@@ -116,7 +135,11 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const { running, ended } = served;
   logSummary(host, options, running, logger);
+  return closeOnSignals(running, ended, deps, logger);
+}
 
+/** SIGINT/SIGTERM (or the stdio client closing) shut the command down and exit. */
+function closeOnSignals(running: RunningCommand, ended: Promise<void> | undefined, deps: CommandDependencies, logger: Logger): RunningCommand {
   let stopping = false;
   const stop = (why: string, fields: Record<string, unknown>) => {
     if (stopping) return;
@@ -134,14 +157,18 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
   const onSignal = (signal: NodeJS.Signals) => stop(`received ${signal} (send it again to stop at once)`, { signal });
   for (const signal of SIGNALS) deps.signals.once(signal, onSignal);
   void ended?.then(() => stop('the client closed the stdio connection', {}));
-  return {
-    ...running,
-    close: () => {
-      stopping = true;
-      for (const signal of SIGNALS) deps.signals.removeListener(signal, onSignal);
-      return running.close();
+  return Object.defineProperties({ ...running }, {
+    // Watch mode swaps hosts on reload: keep reading the running one.
+    host: { get: () => running.host, enumerable: true },
+    close: {
+      value: () => {
+        stopping = true;
+        for (const signal of SIGNALS) deps.signals.removeListener(signal, onSignal);
+        return running.close();
+      },
+      enumerable: true,
     },
-  };
+  });
 }
 
 /** Serves stdio; `ended` resolves when the client closes the connection. */

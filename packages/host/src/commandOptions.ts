@@ -34,6 +34,8 @@ export interface CommandOptions {
   readonly requestStateKey: string | undefined;
   /** Authentication (http): `--auth-*`, `--public-url`, `--no-auth`. */
   readonly auth: CommandAuthOptions;
+  /** `--watch`: reload linked extension packages on change (development only; HTTP only). */
+  readonly watch: boolean;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -73,6 +75,7 @@ const FLAGS = {
   'read-only': { type: 'boolean' },
   'log-level': { type: 'string' },
   'request-state-key': { type: 'string' },
+  watch: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...AUTH_FLAGS,
@@ -85,6 +88,8 @@ export const COMMAND_HELP = `Usage: reactor-mcp-server [options]
 
 Serves the Reactor MCP extensions installed in the application (the nearest
 package.json at or above the working directory). Logs go to stderr.
+
+       reactor-mcp-server check [dir] [--json] [--strict]   lint an extension package (check --help)
 
 Options (flags win over environment variables):
   --transport http|stdio      REACTOR_MCP_TRANSPORT       default http
@@ -109,6 +114,8 @@ Options (flags win over environment variables):
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
   --request-state-key KEY     REACTOR_MCP_REQUEST_STATE_KEY  signs requestState (at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes; every
                                                           replica needs the same); default a random key per process
+  --watch                                                 development only: rebuild and reload linked extension
+                                                          packages on change, telling open sessions (http only)
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 ${AUTH_HELP}
@@ -248,6 +255,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
     auth: parseAuthOptions({ strings: (flag) => strings.get(flag), position: (flag) => booleans.get(flag) ?? -1 }, env, { transport, host }),
+    watch: booleans.has('watch'),
     help: booleans.has('help'),
     version: booleans.has('version'),
     command: subcommand,

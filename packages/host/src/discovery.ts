@@ -30,6 +30,12 @@ export interface LoadExtensionsOptions {
   readonly names?: readonly string[];
   /** Where skipped packages are reported. Default: JSON lines to stderr at `warn`. */
   readonly logger?: Logger;
+  /**
+   * Watch mode only: a number distinguishing this load from earlier ones, so
+   * each extension module (and the modules it imports inside its package) is
+   * imported afresh instead of from Node's module cache.
+   */
+  readonly reload?: number;
 }
 
 /** The package.json fields discovery reads. */
@@ -60,7 +66,7 @@ export async function loadExtensions(options: LoadExtensionsOptions = {}): Promi
   const required = dependencyNames(app.dependencies, 'dependencies', root);
   const optional = dependencyNames(app.optionalDependencies, 'optionalDependencies', root);
   const names = [...new Set([...required, ...optional])].sort(compareCodePoints);
-  const found = await Promise.all(names.map((name) => discoverPackage(name, root, !required.includes(name), logger)));
+  const found = await Promise.all(names.map((name) => discoverPackage(name, root, !required.includes(name), logger, options.reload)));
   // The application's own `reactorMcp.adopt` entries: existing MCP servers adopted with no code.
   const appId = `${typeof app.name === 'string' ? app.name : path.basename(root)}@${typeof app.version === 'string' ? app.version : '?'}`;
   found.push(adoptedExtensions(app.reactorMcp, root, appId, logger));
@@ -91,7 +97,7 @@ export async function locatePackage(name: string, root: string): Promise<string 
   }
 }
 
-async function discoverPackage(name: string, root: string, optional: boolean, logger: Logger): Promise<DeferredExtension[]> {
+async function discoverPackage(name: string, root: string, optional: boolean, logger: Logger, reload: number | undefined): Promise<DeferredExtension[]> {
   const dir = await locatePackage(name, root);
   if (dir === undefined) {
     if (optional) {
@@ -148,7 +154,7 @@ async function discoverPackage(name: string, root: string, optional: boolean, lo
       manifest,
       ...(entry.toolsets === undefined ? {} : { toolsets: entry.toolsets }),
       package: id,
-      load: () => importExtension(dir, entry),
+      load: () => importExtension(dir, entry, reload),
       ...(problem === undefined ? {} : { error: problem }),
     };
   }));
@@ -215,8 +221,14 @@ async function missingModule(extension: string, id: string, dir: string, entry: 
  * `"default"`) may be an extension object, a class (constructed with no
  * arguments) or a factory (called, and awaited).
  */
-export async function importExtension(dir: string, entry: ReactorMcpEntry): Promise<McpExtension> {
-  const mod = (await import(pathToFileURL(path.resolve(dir, entry.module)).href)) as Record<string, unknown>;
+export async function importExtension(dir: string, entry: ReactorMcpEntry, reload?: number): Promise<McpExtension> {
+  const url = pathToFileURL(path.resolve(dir, entry.module));
+  if (reload !== undefined) {
+    // A fresh module instance; watch/versionHooks.ts carries the query to the package's own imports.
+    url.searchParams.set('reactor-watch', String(reload));
+    url.searchParams.set('reactor-root', dir);
+  }
+  const mod = (await import(url.href)) as Record<string, unknown>;
   const name = entry.export ?? 'default';
   const value = pickExport(mod, name);
   if (value === undefined) {

@@ -33,9 +33,11 @@ describe('the public API of @reactor/host', () => {
     expect(typeExports('./index.ts')).toEqual([...TYPES].sort());
   });
 
-  it('@reactor/host/testing exports connect, testContext and captureLogger', () => {
-    expect(Object.keys(testing).sort()).toEqual(['captureLogger', 'connect', 'testContext']);
-    expect(typeExports('./testing/index.ts')).toEqual(['CapturedLog']);
+  it('@reactor/host/testing exports the in-memory client, contexts, logs and the checker', () => {
+    expect(Object.keys(testing).sort()).toEqual(['FindingCodes', 'captureLogger', 'checkExtension', 'checkPackage', 'connect', 'contractChecks', 'failsCheck', 'portabilityIssues', 'testContext']);
+    expect(typeExports('./testing/index.ts')).toEqual(
+      ['CapturedLog', 'CheckExtensionOptions', 'CheckFinding', 'ContractCheck', 'ContractOptions', 'ExtensionCheck', 'ExtensionUnderTest', 'FindingCode', 'FindingSeverity', 'PackageCheck', 'PortabilityIssue', 'PortabilityRule', 'ToolsetCost'].sort(),
+    );
   });
 
   it('re-exports by name only (no `export *`), so the list above is the whole API', () => {

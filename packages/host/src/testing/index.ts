@@ -96,4 +96,14 @@ export function testContext(overrides: {
 }
 
 export { captureLogger } from './captureLogger.js';
+export { checkExtension } from '../check/checkExtension.js';
+export type { ExtensionCheck, CheckExtensionOptions, ToolsetCost } from '../check/checkExtension.js';
+export { checkPackage } from '../check/checkPackage.js';
+export type { PackageCheck } from '../check/checkPackage.js';
+export { FindingCodes, failsCheck } from '../check/findings.js';
+export type { CheckFinding, FindingCode, FindingSeverity } from '../check/findings.js';
+export { portabilityIssues } from '../check/portability.js';
+export { contractChecks } from './contract.js';
+export type { ContractOptions, ContractCheck, ExtensionUnderTest } from './contract.js';
+export type { PortabilityIssue, PortabilityRule } from '../check/portability.js';
 export type { CapturedLog } from './captureLogger.js';

@@ -1,0 +1,19 @@
+/**
+ * The package passes `reactor-mcp-server check` as built: its reactorMcp field
+ * agrees with what it exports, its host range is right, and its tools have
+ * valid names, descriptions and convertible schemas. Warnings are printed by
+ * the command; errors fail this test (and CI). Needs `pnpm build` first.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkPackage } from '@reactor/host/testing';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+
+describe('@reactor/ext-benchmarks passes reactor-mcp-server check', () => {
+  it('has no error finding', async () => {
+    const check = await checkPackage(packageRoot);
+    expect(check.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(check.extensions.length).toBeGreaterThan(0);
+  });
+});
