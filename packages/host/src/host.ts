@@ -18,7 +18,8 @@ import type { ExtensionInput } from './extension.js';
 import { blueprintKey, HostCache, tenantKey, type CacheEntry } from './hostCache.js';
 import { toolFilterOf } from './toolFilter.js';
 import { viewOf } from './toolView.js';
-import { readDeniedOnce, withoutDenied, type BuildOptions, type HostOptions } from './hostOptions.js';
+import { HOST_OPTION_KEYS, readDeniedOnce, withoutDenied, type BuildOptions, type HostOptions } from './hostOptions.js';
+import { assertKnownKeys } from './optionKeys.js';
 import { describeFrom, reportFrom, type HostDescription, type HostReport } from './hostReport.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
 import { createStderrLogger, type Logger } from './logger.js';
@@ -64,6 +65,7 @@ export class McpHost {
   private readonly listTool: ServedTool;
 
   constructor(options: HostOptions = {}) {
+    assertKnownKeys(options, HOST_OPTION_KEYS, 'buildHost');
     this.options = options;
     this.name = options.name ?? 'reactor-mcp-server';
     this.version = options.version ?? HOST_VERSION;
