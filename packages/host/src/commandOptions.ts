@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
+import { nearest } from './didYouMean.js';
 import { EXTENSION_NAME_PATTERN } from './extension.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
@@ -30,6 +31,10 @@ export interface CommandOptions {
   readonly logLevel: LogLevel;
   /** Signs the `requestState` of input-required results (≥ 32 bytes; replicas share it); undefined: a random key per process. */
   readonly requestStateKey: string | undefined;
+  /** `json`: one JSON object a line (for log shippers); `pretty`: readable lines, via pino-pretty. */
+  readonly logFormat: 'json' | 'pretty';
+  /** The application directory (holding its package.json); undefined: the nearest at or above the working directory. */
+  readonly root: string | undefined;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -54,6 +59,8 @@ const FLAGS = {
   'read-only': { type: 'boolean' },
   'log-level': { type: 'string' },
   'request-state-key': { type: 'string' },
+  'log-format': { type: 'string' },
+  root: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies Record<string, Flag>;
@@ -84,6 +91,10 @@ Options (flags win over environment variables):
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
   --request-state-key KEY     REACTOR_MCP_REQUEST_STATE_KEY  signs requestState (at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes; every
                                                           replica needs the same); default a random key per process
+  --log-format json|pretty    REACTOR_MCP_LOG_FORMAT      default json; pretty: readable lines for a terminal
+  --root DIR                  REACTOR_MCP_ROOT            the application directory (its package.json lists the
+                                                          extensions); default: the nearest at or above the
+                                                          working directory
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 `;
@@ -108,14 +119,23 @@ export function invalid(subject: string, problem: string, expected?: string, rec
  * what was expected and what was received.
  */
 export function parseCommandOptions(argv: readonly string[], env: NodeJS.ProcessEnv): CommandOptions {
-  const { tokens } = parseArgs({ args: [...argv], options: FLAGS, strict: false, allowPositionals: true, tokens: true });
+  // `pnpm start -- --port 5050` passes the "--" on (pnpm 12): a leading one separates nothing, so it is dropped.
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  const { tokens } = parseArgs({ args, options: FLAGS, strict: false, allowPositionals: true, tokens: true });
+  let afterTerminator = false;
   const strings = new Map<FlagName, string[]>();
   const booleans = new Map<FlagName, number>();
   for (const token of tokens) {
-    if (token.kind === 'option-terminator') continue;
-    if (token.kind === 'positional') throw invalid(`argument ${JSON.stringify(token.value)}`, 'is not an option', 'only flags such as --port 4040');
+    if (token.kind === 'option-terminator') {
+      afterTerminator = true;
+      continue;
+    }
+    if (token.kind === 'positional') {
+      if (afterTerminator) throw invalid(`argument ${JSON.stringify(token.value)}`, 'comes after "--", which makes it a plain argument, and reactor-mcp-server takes flags only', undefined, undefined, `remove the "--"; ${HINT}`);
+      throw invalid(`argument ${JSON.stringify(token.value)}`, 'is not a flag; reactor-mcp-server takes flags only, such as --port 4040', undefined, undefined, flagHint(token.value));
+    }
     const flag = FLAGS[token.name as FlagName] as Flag | undefined;
-    if (flag === undefined) throw invalid(`flag "${token.rawName}"`, 'is not an option of reactor-mcp-server');
+    if (flag === undefined) throw invalid(`flag "${token.rawName}"`, 'is not an option of reactor-mcp-server', undefined, undefined, flagHint(token.rawName));
     const name = token.name as FlagName;
     if (flag.type === 'boolean') {
       if (token.inlineValue === true) throw invalid(`flag "${token.rawName}"`, 'takes no value', undefined, describeValue(token.value));
@@ -201,9 +221,20 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     readOnly: toggle('read-only', undefined, 'REACTOR_MCP_READ_ONLY', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
+    logFormat: oneOf('log-format', 'REACTOR_MCP_LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+    root: text('root', 'REACTOR_MCP_ROOT', '') || undefined,
     help: booleans.has('help'),
     version: booleans.has('version'),
   };
+}
+
+/** "did you mean --port?" for a mistyped flag (or a flag written without its dashes), else the usual hint. */
+function flagHint(typed: string): string {
+  const flags = Object.entries(FLAGS as Record<string, Flag>).flatMap(([name, flag]) => [`--${name}`, ...(flag.short ? [`-${flag.short}`] : [])]);
+  const bare = typed.replace(/^-+/, '').replace(/=.*$/, '');
+  const match = nearest(bare, flags.map((f) => f.replace(/^-+/, '')));
+  const flag = match === undefined ? undefined : flags.find((f) => f.replace(/^-+/, '') === match);
+  return flag === undefined || flag === typed ? HINT : `did you mean ${flag}? (${HINT})`;
 }
 
 function splitList(value: string | undefined): string[] | undefined {
