@@ -51,8 +51,7 @@ export function assembleBlueprint(input: AssemblyInput): CacheEntry {
       tools.push(input.serve(offering));
     } catch (error) {
       // A schema that cannot be served costs that tool only.
-      const problem = problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
-      logger.error({ code: problem.code, extension: offering.extension, tool: offering.spec.name }, problem.message);
+      problems.reportError(logger, error, ErrorCodes.TOOL_INVALID, 'build', { extension: offering.extension, subject: offering.spec.name }, { fields: { tool: offering.spec.name } });
     }
   }
   if (input.listTool) {

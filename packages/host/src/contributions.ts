@@ -61,7 +61,7 @@ export function readContributions(
   ext: McpExtension,
   name: string,
   declared: readonly Toolset[],
-  onInvalid: (error: unknown, code: Parameters<ProblemLog['addError']>[1]) => void,
+  onInvalid: (error: unknown, code: Parameters<ProblemLog['addError']>[1], subject: string | undefined) => void,
 ): Contributions {
   const call = <T>(point: string, fn: (() => T) | undefined, fallback: T): T => {
     if (fn === undefined) return fallback;
@@ -94,7 +94,8 @@ export function readContributions(
         check(item);
         return true;
       } catch (error) {
-        onInvalid(error, code);
+        const name = (item as { name?: unknown } | null)?.name;
+        onInvalid(error, code, typeof name === 'string' ? name : undefined);
         return false;
       }
     });

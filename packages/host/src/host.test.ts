@@ -6,7 +6,7 @@ import { buildHost, McpHost } from './host.js';
 import { defineExtension, type McpExtension } from './extension.js';
 import { defineTool } from './tool.js';
 import { parseSelection } from './selection.js';
-import { ErrorCodes, isReactorError } from './errors.js';
+import { ErrorCodes, isReactorError, ReactorError } from './errors.js';
 import { captureLogger } from './testing/captureLogger.js';
 import { silentLogger } from './logger.js';
 import { connect } from './testing/index.js';
@@ -500,6 +500,36 @@ describe('onServer runs once per server someone asked for', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([]);
     await client.close();
     await server.close();
+  });
+});
+
+describe('a handler that throws', () => {
+  it('a model mistake (a ReactorError REACTOR_TOOL_FAILED with a hint) is answered and logged at warn, not kept as a problem', async () => {
+    const logger = captureLogger();
+    const files = defineExtension({
+      manifest: { name: 'files', version: '1.0.0' },
+      tools: () => [tool('read_file', { handler: () => { throw new ReactorError(ErrorCodes.TOOL_FAILED, { subject: 'path "nope.txt"', problem: 'does not exist', hint: 'list_files shows what does' }); } })],
+    });
+    const host = await buildHost([files], { logger });
+    const conn = await connect(host);
+    const result = await conn.callTool('read_file');
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'path "nope.txt": does not exist; hint: list_files shows what does' }]);
+    const entries = logger.entries.filter((e) => e.fields.tool === 'read_file');
+    expect(entries.map((e) => e.level)).toEqual(['warn']);
+    expect(host.report().problems).toEqual([]);
+    await conn.close();
+  });
+
+  it('anything else it throws is the extension\'s fault: logged at error and kept in report()', async () => {
+    const logger = captureLogger();
+    const buggy = defineExtension({ manifest: { name: 'buggy', version: '1.0.0' }, tools: () => [tool('divide', { handler: () => { throw new TypeError('x is undefined'); } })] });
+    const host = await buildHost([buggy], { logger });
+    const conn = await connect(host);
+    expect((await conn.callTool('divide')).content).toEqual([{ type: 'text', text: 'x is undefined' }]);
+    expect(logger.entries.filter((e) => e.fields.tool === 'divide').map((e) => [e.level, e.fields.code])).toEqual([['error', ErrorCodes.TOOL_FAILED]]);
+    expect(host.report().problems).toEqual([expect.objectContaining({ code: ErrorCodes.TOOL_FAILED, extension: 'buggy', subject: 'divide', phase: 'call' })]);
+    await conn.close();
   });
 });
 

@@ -333,7 +333,7 @@ export class McpHost {
         try {
           this.cache.servedTool(offering, () => serveTool(offering.spec, offering.extension, this.serveOptions()));
         } catch (error) {
-          this.problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
+          this.problems.reportError(this.logger, error, ErrorCodes.TOOL_INVALID, 'build', { extension: offering.extension, subject: offering.spec.name }, { fields: { tool: offering.spec.name } });
         }
       }
     }

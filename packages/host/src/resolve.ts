@@ -58,8 +58,8 @@ export function resolveOfferings(records: readonly ExtensionRecord[], problems: 
           extendedBy: [...new Set(applicationOrder(extensions).map((e) => e.extension))],
         });
       } catch (error) {
-        const problem = problems.addError(error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', (error as { extension?: string }).extension ?? record.name, tool.name);
-        logger.error({ code: problem.code, extension: problem.extension, tool: tool.name, offeredBy: record.name }, problem.message);
+        const extension = (error as { extension?: string }).extension ?? record.name;
+        problems.reportError(logger, error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', { extension, subject: tool.name }, { fields: { tool: tool.name, offeredBy: record.name } });
       }
     }
   }

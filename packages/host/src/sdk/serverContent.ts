@@ -7,6 +7,7 @@
 import type { ServerMiddleware } from '../middlewareCalls.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
+import type { ProblemLog } from '../problems.js';
 import type { PromptSpec, ResourceSpec } from '../resource.js';
 import type { HostStats } from '../stats.js';
 import type { Blueprint, Offered } from '../blueprint.js';
@@ -27,6 +28,8 @@ export interface ServerContent {
 export interface ContentServices {
   readonly subscriptions: Subscriptions;
   readonly logger: Logger;
+  /** Where a failure found while serving (a template's failing list()) is kept and logged. */
+  readonly problems: ProblemLog;
   readonly stats: HostStats;
   /** Seals the `requestState` of input-required results and verifies it on the retry (prompts/get, resources/read). */
   readonly requestState: RequestStateSeal;
