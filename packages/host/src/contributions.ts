@@ -104,6 +104,10 @@ export function readContributions(
     if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'object' || pair[1] === null) {
       throw new ReactorError(ErrorCodes.CONTRIBUTION_FAILED, { subject: `extension "${name}"`, problem: 'a toolExtensions() entry is not a [toolName, extension] pair', received: describeValue(pair), extension: name });
     }
+    const when = (pair[1] as { when?: unknown }).when;
+    if (when !== undefined && when !== 'active' && when !== 'always') {
+      throw new ReactorError(ErrorCodes.CONTRIBUTION_FAILED, { subject: `extension "${name}"'s extension of tool "${pair[0]}"`, problem: 'has an invalid "when"', expected: '"active" or "always"', received: describeValue(when), extension: name });
+    }
   }, ErrorCodes.CONTRIBUTION_FAILED);
   const resources = keep(rawResources, (r) => assertValidResource(r, name), ErrorCodes.RESOURCE_INVALID).map((r) => ({ ...r, toolset: r.toolset ?? home }));
   const prompts = keep(rawPrompts, (p) => assertValidPrompt(p, name), ErrorCodes.PROMPT_INVALID).map((p) => ({ ...p, toolset: p.toolset ?? home }));

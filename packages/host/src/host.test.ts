@@ -503,6 +503,51 @@ describe('onServer runs once per server someone asked for', () => {
   });
 });
 
+describe("tool extensions with when: 'active'", () => {
+  function files() {
+    return defineExtension({ manifest: { name: 'spaces', version: '1.0.0' }, toolsets: () => [{ name: 'spaces' }], tools: () => [tool('read_file')] });
+  }
+  function annotator(when: 'active' | 'always' | undefined) {
+    return defineExtension({
+      manifest: { name: 'benchmarks', version: '1.0.0', activationEvents: ['onToolset:benchmarks'] },
+      toolsets: () => [{ name: 'benchmarks', default: false }],
+      tools: () => [tool('get_run')],
+      toolExtensions: () => [['read_file', { description: 'Reads a file; use get_run for runs.', wrap: (original) => async (args, ctx) => `annotated ${String(await original(args, ctx))}`, ...(when ? { when } : {}) }]],
+    });
+  }
+
+  it('applies only where one of the extending extension\'s toolsets is active, even after it woke elsewhere', async () => {
+    const host = await buildHost([files(), annotator('active')], { logger: silentLogger });
+    await host.describe(parseSelection('benchmarks')); // GET /toolsets?benchmarks wakes it
+    const plain = await connect(host);
+    expect((await plain.client.listTools()).tools.find((t) => t.name === 'read_file')?.description).toBe('The read_file tool.');
+    expect((await plain.callTool('read_file')).content).toEqual([{ type: 'text', text: 'read_file' }]);
+    expect((await host.describe()).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: [] });
+    const withBenchmarks = await connect(host, { selection: 'benchmarks' });
+    expect((await withBenchmarks.client.listTools()).tools.find((t) => t.name === 'read_file')?.description).toBe('Reads a file; use get_run for runs.');
+    expect((await withBenchmarks.callTool('read_file')).content).toEqual([{ type: 'text', text: 'annotated read_file' }]);
+    expect((await host.describe(parseSelection('benchmarks'))).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: ['benchmarks'] });
+    expect(host.offeredTools(['spaces']).find((t) => t.name === 'read_file')?.description).toBe('The read_file tool.');
+    expect(host.offeredTools(['spaces', 'benchmarks']).find((t) => t.name === 'read_file')?.description).toBe('Reads a file; use get_run for runs.');
+    await plain.close();
+    await withBenchmarks.close();
+  });
+
+  it("defaults to 'always': applied wherever the tool is served once the extension is awake", async () => {
+    for (const when of [undefined, 'always'] as const) {
+      const host = await buildHost([files(), annotator(when)], { logger: silentLogger });
+      await host.describe(parseSelection('benchmarks'));
+      expect((await host.build()).tools.find((t) => t.name === 'read_file')?.description).toBe('Reads a file; use get_run for runs.');
+    }
+  });
+
+  it('refuses an invalid when, naming the extension and the tool', async () => {
+    const odd = defineExtension({ manifest: { name: 'odd', version: '1.0.0' }, toolExtensions: () => [['read_file', { when: 'sometimes' as never }]] });
+    const host = await buildHost([files(), odd], { logger: silentLogger });
+    expect(host.report().problems.find((p) => p.extension === 'odd')?.message).toContain('extension "odd"\'s extension of tool "read_file": has an invalid "when"');
+  });
+});
+
 describe('a handler that throws', () => {
   it('a model mistake (a ReactorError REACTOR_TOOL_FAILED with a hint) is answered and logged at warn, not kept as a problem', async () => {
     const logger = captureLogger();

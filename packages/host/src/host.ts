@@ -26,7 +26,7 @@ import { createStderrLogger, type Logger } from './logger.js';
 import { ProblemLog, type Problem } from './problems.js';
 import { createRequestStateSeal, type RequestStateSeal } from './sdk/requestState.js';
 import { Registry, type ExtensionRecord } from './registry.js';
-import { resolveOfferings, selectOfferings, type Offering } from './resolve.js';
+import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './resolve.js';
 import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
 import { Subscriptions } from './sdk/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
@@ -197,7 +197,8 @@ export class McpHost {
    */
   offeredTools(toolsets?: Iterable<string>, options: BuildOptions = {}): Array<ToolSpec<Record<string, unknown>> & { toolset: string }> {
     const active = toolsets === undefined ? undefined : new Set(toolsets);
-    return selectOfferings(this.offerings(options.tenant), active).served.map((o) => o.spec);
+    const served = selectOfferings(this.offerings(options.tenant), active).served;
+    return (active === undefined ? served : served.flatMap((o) => offeringFor(o, active, this.problems, this.logger) ?? [])).map((o) => o.spec);
   }
 
   private offerings(tenant: string | undefined): Offering[] {
