@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { InMemoryTransport, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { buildHost, McpHost } from './host.js';
 import { defineExtension, type McpExtension } from './extension.js';
 import { defineTool } from './tool.js';
@@ -877,6 +877,25 @@ describe('onServer hooks adding resources and prompts', () => {
     expect((await plain.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello']);
     await hooked.close();
     await plain.close();
+  });
+
+  it('a resource template a hook registers completes like a contributed one', async () => {
+    const base = defineExtension({
+      manifest: { name: 'base', version: '1.0.0' },
+      resources: () => [{ name: 'readme', uri: 'docs://readme', read: (uri) => ({ contents: [{ uri: uri.href, text: 'readme' }] }) }],
+    });
+    const hooky = defineExtension({
+      manifest: { name: 'hooky', version: '1.0.0' },
+      onServer: (server) => {
+        const template = new ResourceTemplate('docs://pages/{page}', { list: undefined, complete: { page: (value) => ['intro', 'install', 'usage'].filter((p) => p.startsWith(value)) } });
+        server.registerResource('pages', template, {}, (uri) => ({ contents: [{ uri: uri.href, text: 'page' }] }));
+      },
+    });
+    const conn = await connect(await buildHost([base, hooky], { logger: silentLogger, strict: true }));
+    expect(conn.client.getServerCapabilities()).toHaveProperty('completions');
+    const answer = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'docs://pages/{page}' }, argument: { name: 'page', value: 'in' } });
+    expect(answer.completion.values).toEqual(['intro', 'install']);
+    await conn.close();
   });
 
   it('the handles a hook gets back disable, enable and remove what it registered; update throws', async () => {

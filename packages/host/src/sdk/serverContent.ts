@@ -22,6 +22,8 @@ import type { Subscriptions } from './subscriptions.js';
 export interface ServerContent {
   resources: ReadonlyArray<Offered<ResourceSpec>>;
   prompts: ReadonlyArray<Offered<PromptSpec>>;
+  /** Installs the completion handler (once), for a hook that adds something completable. */
+  needCompletions(): void;
 }
 
 /** What the content handlers use besides the tables. */
@@ -43,7 +45,16 @@ export interface ContentServices {
  * server's tables (the SDK would otherwise refuse: the handlers already exist).
  */
 export function installContent(server: McpServer, blueprint: Blueprint, services: ContentServices): void {
-  const content: ServerContent = { resources: blueprint.resources, prompts: blueprint.prompts };
+  let completing = false;
+  const content: ServerContent = {
+    resources: blueprint.resources,
+    prompts: blueprint.prompts,
+    needCompletions: () => {
+      if (completing) return;
+      completing = true;
+      installCompletions(server, content);
+    },
+  };
   if (content.resources.length > 0) {
     installResources(server, content, services);
     routeHookResources(server, content);
@@ -52,5 +63,5 @@ export function installContent(server: McpServer, blueprint: Blueprint, services
     installPrompts(server, content, services);
     routeHookPrompts(server, content);
   }
-  if (content.resources.some((r) => r.spec.complete) || content.prompts.some((p) => p.spec.complete)) installCompletions(server, content);
+  if (content.resources.some((r) => r.spec.complete) || content.prompts.some((p) => p.spec.complete)) content.needCompletions();
 }
