@@ -71,6 +71,20 @@ describe('building a server for a selection', () => {
     const b = await built.createServer();
     expect(a).not.toBe(b);
     expect(a).not.toBe(built.server);
+    // Both connected at once, each to its own client; closing one leaves the other serving.
+    const clients = await Promise.all([a, b].map(async (server) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'one-of-two', version: '1.0.0' });
+      await client.connect(clientSide);
+      return client;
+    }));
+    for (const client of clients) expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping', 'list_spaces']);
+    await clients[0]!.close();
+    expect(a.isConnected()).toBe(false);
+    expect(b.isConnected()).toBe(true);
+    expect((await clients[1]!.callTool({ name: 'ping' })).content).toEqual([{ type: 'text', text: 'ping' }]);
+    await clients[1]!.close();
   });
 
   it('makes every server with the serverFactory, so no selection escapes it', async () => {
@@ -691,6 +705,7 @@ describe('describe()', () => {
     expect(d.tools).toEqual(['list_runs', 'list_server_toolsets', 'list_spaces', 'ping']);
     expect(d.unknown).toEqual(['nosuch']);
     expect(d.provenance['ping']).toEqual({ offeredBy: 'core', extendedBy: [] });
+    expect(host.stats.mints).toBe(0); // no SDK server was made
   });
 
   it('list_server_toolsets: an extension\'s own tool of that name wins, with a warning', async () => {
