@@ -708,6 +708,16 @@ describe('describe()', () => {
     expect(host.stats.mints).toBe(0); // no SDK server was made
   });
 
+  it('list_server_toolsets suggests the declared toolset meant by a mistyped name in the URL', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger, toolsetsTool: true });
+    const conn = await connect(host, { selection: 'benchmark&nosuchthing' });
+    const answer = (await conn.callTool('list_server_toolsets')).structuredContent as { unknown: string[]; howToSelect: string };
+    expect(answer.unknown).toEqual(['benchmark', 'nosuchthing']);
+    expect(answer.howToSelect).toContain('"benchmark" is not a toolset here; did you mean "benchmarks"?');
+    expect(answer.howToSelect).not.toContain('"nosuchthing" is not');
+    await conn.close();
+  });
+
   it('list_server_toolsets: an extension\'s own tool of that name wins, with a warning', async () => {
     const logger = captureLogger();
     const host = await buildHost([defineExtension({ manifest: { name: 'mine', version: '1.0.0' }, tools: () => [tool('list_server_toolsets', { handler: () => 'mine' })] })], { logger, toolsetsTool: true });
