@@ -6,7 +6,6 @@
 import { ProtocolError, ProtocolErrorCode, UriTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
 import { LruCache } from '../lruCache.js';
-import type { ProblemLog } from '../problems.js';
 import type { ResourceSpec } from '../resource.js';
 import type { Offered } from '../blueprint.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
