@@ -81,10 +81,20 @@ describe('the demo', () => {
     const files = structured<{ entries: Array<{ path: string }> }>(await client.callTool({ name: 'list_files', arguments: { space: 'benchmark-notes', path: 'results' } }));
     const artefact = files.entries.map((e) => e.path).find((p) => p.endsWith('.jsonl'));
     expect(artefact).toBeDefined();
-    const read = structured<Record<string, unknown>>(await client.callTool({ name: 'read_file', arguments: { space: 'benchmark-notes', path: artefact! } }));
-    expect(JSON.stringify(read)).toMatch(/run-014[23]/);
-    expect(read['benchmark'] ?? read['annotations']).toBeDefined();
+    const read = structured<{ text: string; benchmark?: { runs: Array<{ id: string; benchmark: string }>; benchmarks: string[] } }>(
+      await client.callTool({ name: 'read_file', arguments: { space: 'benchmark-notes', path: artefact! } }),
+    );
+    // The annotation names the runs the file contains, each of them one the database knows.
+    const named = [...read.text.matchAll(/"(?:id|run|run_id)"\s*:\s*"(run-\d+)"/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(read.benchmark?.runs.map((r) => r.id)).toEqual(expect.arrayContaining([...new Set(named)]));
+    expect(read.benchmark?.benchmarks.length).toBeGreaterThan(0);
     await client.close();
+    // Where the benchmarks toolset is not active, read_file is spaces' own: it points at no benchmarks tool.
+    const plain = await connect('');
+    const description = (await plain.listTools()).tools.find((t) => t.name === 'read_file')?.description ?? '';
+    expect(description).not.toMatch(/get_run|compare_runs|best_run/);
+    await plain.close();
   });
 
   it('with ?everything: the adopted MCP reference server, held until asked for, answering echo and get-sum', async () => {

@@ -2,17 +2,16 @@
  * The benchmarks extension: an opt-in toolset, held until a URL asks for
  * `benchmarks`. Listing it (manifest and `toolsets()`) touches nothing; the
  * database is opened in `onStart` — seeded from the sample fixtures when
- * empty — and closed in `onStop`.
+ * empty, refreshed when a sample database it filled is older than its fixtures — and
+ * closed in `onStop`.
  */
-import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import type Database from 'libsql';
 import { createStderrLogger, defineExtension, type Logger, type McpExtension, type Toolset } from '@reactor/host';
 import { openDatabase, prepareLocation, resolveLocation, type DatabaseLocation, type DatabaseOptions } from './database.js';
 import { notStarted } from './errors.js';
-import { importFile } from './importer.js';
+import { ensureSample } from './sample.js';
 import { createReadFileExtension, READ_FILE_TOOL } from './readFileExtension.js';
 import { BenchmarkStore } from './store.js';
 import { BENCHMARKS_TOOLSET, createBenchmarkTools } from './tools.js';
@@ -79,7 +78,10 @@ export function createBenchmarksExtension(options: BenchmarksOptions = {}): Benc
     const opened = openDatabase(chosen);
     const opening = new BenchmarkStore(opened);
     try {
-      if (options.sample !== false && opening.isEmpty()) seedSample(opened);
+      if (options.sample !== false) {
+        const done = ensureSample(opened, FIXTURES_DIR, opening.isEmpty());
+        if (done === 'refreshed') logger.info({ database: chosen.file }, 'the sample benchmarks database was refreshed from newer fixtures');
+      }
     } catch (error) {
       opened.close();
       throw error;
@@ -122,8 +124,3 @@ function raise(): never {
   throw notStarted();
 }
 
-/** Imports every `fixtures/*.jsonl`, in name order: the embedded sample database. */
-function seedSample(db: Database.Database): void {
-  const files = readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.jsonl')).sort();
-  for (const file of files) importFile(db, join(FIXTURES_DIR, file));
-}

@@ -6,6 +6,7 @@
  * valid; then everything is written in one transaction, as upserts, so
  * importing a file twice leaves the database as importing it once.
  */
+import { forgetSampleMark } from './sample.js';
 import { readFileSync } from 'node:fs';
 import type Database from 'libsql';
 import type { z } from 'zod';
@@ -98,7 +99,7 @@ function describeIssues(value: unknown, error: z.ZodError): string {
 }
 
 /** Validates and imports JSONL text in one transaction. Throws {@link ImportError} listing every bad line. */
-export function importJsonl(db: Database.Database, text: string, options: { source?: string } = {}): ImportSummary {
+export function importJsonl(db: Database.Database, text: string, options: { source?: string; /** @internal the package's own sample */ sample?: boolean } = {}): ImportSummary {
   const source = options.source ?? '(text)';
   const { records, issues, lines } = parseJsonl(text);
   const byType = {
@@ -110,7 +111,11 @@ export function importJsonl(db: Database.Database, text: string, options: { sour
   issues.push(...checkReferences(db, byType));
   if (issues.length > 0) throw new ImportError(source, issues.sort((a, b) => a.line - b.line));
   const before = counts(db);
-  db.transaction(() => write(db, byType))();
+  db.transaction(() => {
+    write(db, byType);
+    // Someone's own data is in it now: the sample refresh must never replace it.
+    if (options.sample !== true) forgetSampleMark(db);
+  })();
   const after = counts(db);
   return {
     source,

@@ -166,6 +166,8 @@ export function annotateResult(result: unknown, store: BenchmarkStore): unknown 
 export function createReadFileExtension(store: () => BenchmarkStore | undefined, logger: Logger): ToolExtension {
   return {
     order: READ_FILE_EXTENSION_ORDER,
+    // The description points at get_run, compare_runs and best_run: only where benchmarks' toolset is active are they served.
+    when: 'active',
     description: READ_FILE_DESCRIPTION,
     outputSchema: readFileOutputSchema,
     meta: { 'reactor/benchmarks': { annotates: 'benchmark artefacts (.jsonl run records)' } },

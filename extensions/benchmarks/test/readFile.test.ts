@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildHost, defineExtension, defineTool, silentLogger, type McpExtension, type McpHost } from '@reactor/host';
+import { buildHost, defineExtension, defineTool, parseSelection, silentLogger, type McpExtension, type McpHost } from '@reactor/host';
 import { connect, type TestConnection } from '@reactor/host/testing';
 import { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,13 +160,15 @@ describe('read_file once a URL asked for benchmarks', () => {
     expect(notes).toEqual({ space: 'benchmark-notes', path: 'notes/gsm8k-mini.md', mimeType: 'text/markdown', size: FILES['notes/gsm8k-mini.md']!.length, offset: 0, nextOffset: null, text: FILES['notes/gsm8k-mini.md'] });
   });
 
-  it('stays extended on later builds that do not name benchmarks, which serve none of its own tools', async () => {
+  it("is spaces' own again on builds without the benchmarks toolset, once awake (its description names tools only benchmarks serves)", async () => {
     const h = await serve();
     await connectTo(h, 'benchmarks');
     const conn = await connectTo(h, 'only=spaces');
     expect(await conn.toolNames()).toEqual(['read_file']);
-    expect(await descriptionOf(conn, 'read_file')).toBe(READ_FILE_DESCRIPTION);
-    expect((await readFile(conn, 'results/gsm8k-2025-05.jsonl')).benchmark?.benchmarks).toEqual(['gsm8k-mini']);
+    expect(await descriptionOf(conn, 'read_file')).toBe(ORIGINAL_DESCRIPTION);
+    expect(await readFile(conn, 'results/gsm8k-2025-05.jsonl')).not.toHaveProperty('benchmark');
+    expect((await h.describe()).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: [] });
+    expect((await h.describe(parseSelection('benchmarks'))).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: ['benchmarks'] });
   });
 
   it('passes spaces\' errors through', async () => {
@@ -187,7 +189,9 @@ describe('ordering among extensions of read_file', () => {
     expect(file.text).not.toContain('draft');
     // audit ran outermost: it saw the annotation.
     expect(seenByAudit).toEqual([expect.objectContaining({ benchmark: expect.objectContaining({ benchmarks: ['gsm8k-mini'] }) })]);
-    expect((await h.describe()).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: ['hide-drafts', 'benchmarks', 'audit'] });
+    expect((await h.describe(parseSelection('benchmarks'))).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: ['hide-drafts', 'benchmarks', 'audit'] });
+    // Where benchmarks is not active, the others still apply, in the same order.
+    expect((await h.describe()).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: ['hide-drafts', 'audit'] });
   });
 });
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { defineExtension, ErrorCodes, type McpExtension } from '@reactor/host';
 import { EXTENSION_NAME, spaceError } from './errors.js';
 import { createSummarizeNotebookPrompt } from './prompt.js';
-import { createSpaceFileResource } from './resource.js';
+import { createSpaceFileResource, createSpaceResource } from './resource.js';
 import { createRuntime, type SpacesOptions } from './runtime.js';
 import { checkRoots, SPACES_ROOT_ENV } from './spaceRoots.js';
 import { createFindNotebooksTool } from './tools/findNotebooks.js';
@@ -81,7 +81,7 @@ export function createSpacesExtension(options: SpacesOptions = {}): McpExtension
       createReadNotebookTool(runtime),
       createSearchTextTool(runtime),
     ],
-    resources: () => [createSpaceFileResource(runtime)],
+    resources: () => [createSpaceFileResource(runtime), createSpaceResource(runtime)],
     prompts: () => [createSummarizeNotebookPrompt(runtime)],
     onStart: async () => {
       const roots = runtime.roots();

@@ -180,7 +180,7 @@ describe('refusals, as a client reads them', () => {
 describe('the space-file resource template', () => {
   it('is listed with its template', async () => {
     const { resourceTemplates } = await conn.client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([expect.objectContaining({ name: 'space-file', uriTemplate: 'spaces://{space}/{+path}' })]);
+    expect(resourceTemplates).toEqual([expect.objectContaining({ name: 'space-file', uriTemplate: 'spaces://{space}/{+path}' }), expect.objectContaining({ name: 'space', uriTemplate: 'spaces://{space}/' })]);
   });
 
   it('lists the files of every space', async () => {
@@ -199,6 +199,17 @@ describe('the space-file resource template', () => {
     const blob = Buffer.from((png.contents[0] as { blob: string }).blob, 'base64');
     expect(png.contents[0]?.mimeType).toBe('image/png');
     expect(blob.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+
+  it('reads the URI list_spaces hands out for a space (spaces://climate-lab/) as its top-level listing', async () => {
+    const { spaces } = await call('list_spaces');
+    const climate = spaces.find((s) => s.name === 'climate-lab') as { uri?: string } | undefined;
+    expect(climate?.uri).toBe('spaces://climate-lab/');
+    const read = await conn.client.readResource({ uri: climate!.uri! });
+    expect(read.contents[0]).toMatchObject({ uri: 'spaces://climate-lab/', mimeType: 'application/json' });
+    const listing = JSON.parse((read.contents[0] as { text: string }).text) as { space: string; entries: Array<{ path: string }> };
+    expect(listing.space).toBe('climate-lab');
+    expect(listing.entries.map((e) => e.path)).toContain('README.md');
   });
 
   it('reads a folder as its listing', async () => {

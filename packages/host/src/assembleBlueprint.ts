@@ -10,7 +10,7 @@ import type { Logger } from './logger.js';
 import type { ProblemLog } from './problems.js';
 import type { ExtensionRecord } from './registry.js';
 import type { PromptSpec, ResourceSpec } from './resource.js';
-import { selectOfferings, type Offering } from './resolve.js';
+import { offeringFor, selectOfferings, type Offering } from './resolve.js';
 import type { HostStats } from './stats.js';
 import { renderToolList, type Blueprint, type ServedTool } from './blueprint.js';
 import { firstOffered, reportToolConflicts } from './collisions.js';
@@ -43,7 +43,10 @@ export interface AssemblyInput {
 export function assembleBlueprint(input: AssemblyInput): CacheEntry {
   const { active, problems, logger } = input;
   input.stats.blueprints++;
-  const { served, conflicts } = selectOfferings(input.offerings, active);
+  const selected = selectOfferings(input.offerings, active);
+  const conflicts = selected.conflicts;
+  // `when: 'active'` tool extensions apply per build: the served variant, made once per combination.
+  const served = selected.served.flatMap((o) => offeringFor(o, active, problems, logger) ?? []);
   reportToolConflicts(conflicts, problems, logger);
   const tools: ServedTool[] = [];
   for (const offering of served) {
@@ -51,8 +54,7 @@ export function assembleBlueprint(input: AssemblyInput): CacheEntry {
       tools.push(input.serve(offering));
     } catch (error) {
       // A schema that cannot be served costs that tool only.
-      const problem = problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
-      logger.error({ code: problem.code, extension: offering.extension, tool: offering.spec.name }, problem.message);
+      problems.reportError(logger, error, ErrorCodes.TOOL_INVALID, 'build', { extension: offering.extension, subject: offering.spec.name }, { fields: { tool: offering.spec.name } });
     }
   }
   if (input.listTool) {

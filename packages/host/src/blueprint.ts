@@ -7,7 +7,7 @@
  */
 import type { CallToolResult, InputRequiredResult, ServerContext, Tool } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from './sdk/inputRequired.js';
-import { describeValue, ErrorCodes, errorMessage, ReactorError } from './errors.js';
+import { describeValue, ErrorCodes, errorMessage, isReactorError, ReactorError } from './errors.js';
 import type { McpExtension } from './extension.js';
 import type { Logger } from './logger.js';
 import type { MiddlewareChain } from './middleware.js';
@@ -169,12 +169,17 @@ export function serveTool(
     } catch (error) {
       if (error === timedOut) {
         controller.abort(timedOut);
-        options.problems.add({ code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' });
-        log.warn({ code: ErrorCodes.TOOL_TIMEOUT, timeoutMs: limit }, timedOut.message);
+        options.problems.report(log, { code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' }, { level: 'warn', fields: { tool: spec.name, timeoutMs: limit } });
         return toolErrorResult(timedOut.message);
       }
       const message = errorMessage(error);
-      log.error({ code: ErrorCodes.TOOL_FAILED, err: error instanceof Error ? { type: error.name, message } : undefined }, `tool "${spec.name}" of extension "${extension}" threw: ${message}`);
+      if (isModelMistake(error)) {
+        // The tool's answer to a call it cannot serve (a missing path, an unknown id): the model
+        // reads the message and hint; an operator need not be woken, and nothing is broken.
+        log.warn({ code: error.code, extension, tool: spec.name }, `tool "${spec.name}" of extension "${extension}" refused a call: ${message}`);
+        return toolErrorResult(message);
+      }
+      options.problems.report(log, { code: ErrorCodes.TOOL_FAILED, extension, subject: spec.name, message: `tool "${spec.name}" of extension "${extension}" threw: ${message}`, phase: 'call' }, { fields: { tool: spec.name }, cause: error });
       return toolErrorResult(message);
     } finally {
       parent.removeEventListener('abort', onParentAbort);
@@ -187,4 +192,14 @@ export function serveTool(
 export function renderToolList(tools: readonly ServedTool[], stats: HostStats): { tools: Tool[] } {
   stats.listRenders++;
   return { tools: tools.map((t) => t.listEntry) };
+}
+
+/**
+ * A model mistake: a `ReactorError` a handler threw on purpose with the code
+ * `REACTOR_TOOL_FAILED` (a missing path, an unknown run id, a bad argument it
+ * explains). Logged at `warn` and not kept as a problem; anything else a
+ * handler throws is the extension's own fault: `error`, and `host.report()`.
+ */
+function isModelMistake(error: unknown): error is ReactorError {
+  return isReactorError(error) && error.code === ErrorCodes.TOOL_FAILED;
 }

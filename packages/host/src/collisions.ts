@@ -12,8 +12,7 @@ import type { Conflict } from './resolve.js';
 export function reportToolConflicts(conflicts: readonly Conflict[], problems: ProblemLog, logger: Logger): void {
   for (const conflict of conflicts) {
     const message = `tool "${conflict.tool}" is offered by extensions ${[conflict.served, ...conflict.ignored].map((e) => `"${e}"`).join(', ')}; "${conflict.served}" (registered first) is served, the others are left out; hint: rename one of the tools, or extend it with toolExtensions() instead of offering it again`;
-    problems.add({ code: ErrorCodes.TOOL_CONFLICT, subject: conflict.tool, message, phase: 'build' });
-    logger.warn({ code: ErrorCodes.TOOL_CONFLICT, tool: conflict.tool, served: conflict.served, ignored: conflict.ignored }, message);
+    problems.report(logger, { code: ErrorCodes.TOOL_CONFLICT, subject: conflict.tool, message, phase: 'build' }, { level: 'warn', fields: { tool: conflict.tool, served: conflict.served, ignored: conflict.ignored } });
   }
 }
 
@@ -38,8 +37,7 @@ export function firstOffered<T>(
     }
     const code = kind === 'resource' ? ErrorCodes.RESOURCE_INVALID : ErrorCodes.PROMPT_INVALID;
     const message = `${kind} "${key}" is offered by extensions "${winner.extension}" and "${item.extension}"; "${winner.extension}" (registered first) is served, the other is left out; hint: give one of them another ${kind === 'resource' ? 'URI' : 'name'}`;
-    problems.add({ code, extension: item.extension, subject: key, message, phase: 'build' });
-    logger.warn({ code, extension: item.extension, served: winner.extension, [kind]: key }, message);
+    problems.report(logger, { code, extension: item.extension, subject: key, message, phase: 'build' }, { level: 'warn', fields: { served: winner.extension, [kind]: key } });
   }
   return [...first.values()];
 }

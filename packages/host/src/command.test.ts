@@ -51,6 +51,8 @@ describe('parseCommandOptions', () => {
         disabled: false,
       },
       watch: false,
+      logFormat: 'json',
+      root: undefined,
       help: false,
       version: false,
       command: 'serve',
@@ -82,6 +84,31 @@ describe('parseCommandOptions', () => {
     });
     expect(() => parseCommandOptions(['--cors-origin', 'https://a.example/path'], {})).toThrow(/--cors-origin.*not an origin/s);
     expect(() => parseCommandOptions(['--port', '1', 'server-json'], {})).toThrow(/server-json first/);
+  });
+
+  it('reads --log-format and --root, and their environment variables', () => {
+    expect(parseCommandOptions(['--log-format', 'pretty', '--root', '/srv/app'], {})).toMatchObject({ logFormat: 'pretty', root: '/srv/app' });
+    expect(parseCommandOptions([], { REACTOR_MCP_LOG_FORMAT: 'pretty', REACTOR_MCP_ROOT: '/srv/app' })).toMatchObject({ logFormat: 'pretty', root: '/srv/app' });
+    expect(optionError(() => parseCommandOptions(['--log-format', 'xml'], {}))).toContain('flag "--log-format": is invalid; expected one of json, pretty');
+  });
+
+  it('accepts a leading "--" (pnpm start -- --port 5050 passes it on)', () => {
+    expect(parseCommandOptions(['--', '--port', '5050'], {}).port).toBe(5050);
+  });
+
+  it('says why an argument after a later "--" is refused, without contradicting itself', () => {
+    const message = optionError(() => parseCommandOptions(['--port', '1', '--', '--host', 'x'], {}));
+    expect(message).toContain('argument "--host": comes after "--"');
+    expect(message).toContain('remove the "--"');
+  });
+
+  it.each([
+    [['--prot', '4040'], 'did you mean --port?'],
+    [['--toolset', 'only=spaces'], 'did you mean --toolsets?'],
+    [['--log-levle=debug'], 'did you mean --log-level?'],
+    [['port', '4040'], 'did you mean --port?'],
+  ])('suggests the flag meant for %j', (argv, suggestion) => {
+    expect(optionError(() => parseCommandOptions(argv, {}))).toContain(suggestion);
   });
 
   it('reads every flag', () => {
@@ -154,7 +181,7 @@ describe('parseCommandOptions', () => {
   it.each([
     [['--nosuch'], 'flag "--nosuch": is not an option'],
     [['-z'], 'flag "-z": is not an option'],
-    [['serve'], 'argument "serve": is not an option'],
+    [['serve'], 'argument "serve": is not a flag; reactor-mcp-server takes flags only, such as --port 4040'],
     [['--port', 'abc'], 'flag "--port": is not a port'],
     [['--port', '65536'], 'flag "--port": is not a port'],
     [['--port'], 'flag "--port": needs a value'],
@@ -308,6 +335,7 @@ describe('runCommand', () => {
   it('logs one start-up summary: loaded, held, skipped and why, and the URL', async () => {
     const { d, lines } = deps([spaces(), held(), broken()], { createMcpApp: fakeApp().createMcpApp });
     const r = await start([], d);
+    expect(lines.filter((l) => l.msg?.includes('serving'))).toHaveLength(1);
     const summary = lines.find((l) => l.msg?.includes('serving'));
     expect(summary?.level).toBe('warn');
     expect(summary?.msg).toBe(`reactor-mcp-server serving 1 loaded, 1 held, 1 skipped extension(s) at ${r.url} (auth: none (loopback only))`);
@@ -318,6 +346,32 @@ describe('runCommand', () => {
       held: ['benchmarks@2.0.0 (onToolset:benchmarks)'],
       skipped: [{ extension: 'broken@not-semver', state: 'failed', why: [expect.stringContaining(ErrorCodes.MANIFEST_INVALID)] }],
     });
+  });
+
+  it('warns at start-up about a --toolsets name no extension declares, with the nearest declared one', async () => {
+    const sandbox = defineExtension({ manifest: { name: 'sandbox', version: '1.0.0' } });
+    const { d, lines } = deps([spaces(), sandbox, held()], { createMcpApp: fakeApp().createMcpApp });
+    await start(['--toolsets', 'only=sandboxs,benchmarks'], d);
+    const warnings = lines.filter((l) => l.level === 'warn' && l.fields.toolset !== undefined);
+    expect(warnings.map((w) => w.fields.toolset)).toEqual(['sandboxs']);
+    expect(warnings[0]?.msg).toContain('toolset "sandboxs", which no installed extension declares');
+    expect(warnings[0]?.msg).toContain('did you mean "sandbox"?');
+  });
+
+  it('loads the extensions of the --root directory', async () => {
+    const { d, loaded } = deps([spaces()], { createMcpApp: fakeApp().createMcpApp, root: '/from/dependencies' });
+    await start(['--root', '/srv/app'], d);
+    expect(loaded).toEqual([expect.objectContaining({ root: '/srv/app' })]);
+  });
+
+  it('prints the URL to connect to plainly when a person is watching, and not otherwise', async () => {
+    const printed: string[] = [];
+    const watched = deps([spaces()], { createMcpApp: fakeApp().createMcpApp, interactive: true, stderr: (text) => void printed.push(text) });
+    const r = await start([], watched.d);
+    expect(printed.join('')).toContain(`serving MCP at ${r.url}`);
+    const unwatched = deps([spaces()], { createMcpApp: fakeApp().createMcpApp, interactive: false, stderr: (text) => void printed.push(text) });
+    await start([], unwatched.d);
+    expect(printed).toHaveLength(1);
   });
 
   it('on SIGTERM lets an open request finish, refuses new ones, runs onStop, then exits 0', async () => {

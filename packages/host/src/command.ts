@@ -17,7 +17,7 @@ import { loadCatalog as defaultLoadCatalog, type CatalogAppOptions } from './cat
 import { serveHttp } from './commandHttp.js';
 import { printServerJson } from './commandServerJson.js';
 import { COMMAND_HELP, invalid, parseCommandOptions, type CommandOptions } from './commandOptions.js';
-import { logSummary } from './startupSummary.js';
+import { logSummary, warnUnknownToolsets } from './startupSummary.js';
 import { HOST_VERSION } from './version.js';
 
 export { COMMAND_HELP, parseCommandOptions } from './commandOptions.js';
@@ -32,17 +32,21 @@ export interface CommandDependencies {
   createMcpApp: (host: McpHost, options: McpAppOptions) => Promise<Pick<McpApp, 'close'> & ((req: IncomingMessage, res: ServerResponse) => void)>;
   /** Default: `serveStdio`, imported only in stdio mode. */
   serveStdio: (host: McpHost, options: ServeStdioOptions) => Promise<StdioServing>;
-  /** Makes the logger; default pino to stderr (fd 2), imported only when the command runs. */
-  createLogger: (level: LogLevel, name: string) => Logger | Promise<Logger>;
+  /** Makes the logger; default pino to stderr (fd 2), imported only when the command runs; `pretty` through pino-pretty. */
+  createLogger: (level: LogLevel, name: string, format: 'json' | 'pretty') => Logger | Promise<Logger>;
   /** Where `--help` and `--version` print. */
   stdout: (text: string) => void;
+  /** Where the plain "connect to" line goes when {@link CommandDependencies.interactive}. Default: stderr. */
+  stderr: (text: string) => void;
+  /** Whether a person is watching (stderr is a terminal): then the URL is also printed plainly. */
+  interactive: boolean;
   /** Where SIGINT/SIGTERM (and, with a tokens file, SIGHUP) are listened for. */
   signals: Pick<NodeJS.Process, 'once' | 'removeListener'>;
   /** Called with 0 once a signal's shutdown is done. */
   exit: (code: number) => void;
   /** How long open requests may take to finish on shutdown, ms. Default 10 000. */
   shutdownGraceMs: number;
-  /** The application directory; default: the nearest above the working directory. */
+  /** The application directory, when `--root` does not say; default: the nearest above the working directory. */
   root: string | undefined;
   /** Imports `@reactor/catalog` from the application when installed; default: located from `root`. */
   loadCatalog: (root: string | undefined) => Promise<CatalogAppOptions | undefined>;
@@ -77,12 +81,20 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     // Each transport is imported only when used, so stdio mode never loads the HTTP stack.
     createMcpApp: async (host, appOptions) => (await import('./http/app.js')).createMcpApp(host, appOptions),
     serveStdio: async (host, stdioOptions) => (await import('./stdio.js')).serveStdio(host, stdioOptions),
-    createLogger: async (level, name): Promise<Logger> => {
+    createLogger: async (level, name, format): Promise<Logger> => {
       const { pino } = await import('pino');
+      if (format === 'pretty') {
+        // pino's own pretty printer, as a synchronous stream to stderr: stdout may be the protocol (stdio).
+        const { default: pretty } = await import('pino-pretty');
+        const readable: Logger = pino({ level, name }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
+        return readable;
+      }
       const logger: Logger = pino({ level, name }, pino.destination({ dest: 2, sync: true }));
       return logger;
     },
     stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    interactive: process.stderr.isTTY === true,
     signals: process,
     exit: (code) => process.exit(code),
     shutdownGraceMs: 10_000,
@@ -109,7 +121,7 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     // The dev loop reloads code and serves without auth: never on an address others can reach.
     throw invalid('flag "--watch"', 'serves on loopback only', '--host 127.0.0.1 (or localhost, ::1)', `--host ${options.host}`, 'watch mode is a development loop; run without --watch to serve other hosts');
   }
-  const logger = await deps.createLogger(options.logLevel, options.name);
+  const logger = await deps.createLogger(options.logLevel, options.name, options.logFormat);
   if (options.command === 'server-json') {
     await printServerJson(options, deps, logger);
     return undefined;
@@ -118,7 +130,8 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     const running = await (await import('./watch/watchMode.js')).serveWatching(options, deps, logger);
     return closeOnSignals(running, undefined, deps, logger);
   }
-  const entries = await deps.loadExtensions({ logger, ...(options.extensions ? { names: options.extensions } : {}), ...(deps.root ? { root: deps.root } : {}) });
+  const root = options.root ?? deps.root;
+  const entries = await deps.loadExtensions({ logger, ...(options.extensions ? { names: options.extensions } : {}), ...(root ? { root } : {}) });
   const host = await deps.buildHost(entries, {
     name: options.name,
     toolsetsTool: options.toolsetsTool,
@@ -135,6 +148,8 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const { running, ended } = served;
   logSummary(host, options, running, logger);
+  warnUnknownToolsets(host, options, logger);
+  if (deps.interactive && running.url !== undefined) deps.stderr(`\n  ${options.name} is serving MCP at ${running.url}\n  (Streamable HTTP; Ctrl+C stops it)\n\n`);
   return closeOnSignals(running, ended, deps, logger);
 }
 

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { AUTH_FLAGS, AUTH_HELP, parseAuthOptions, type CommandAuthOptions } from './auth/options.js';
 import { describeValue, ErrorCodes, ReactorError } from './errors.js';
+import { nearest } from './didYouMean.js';
 import { EXTENSION_NAME_PATTERN } from './extension.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
@@ -36,6 +37,10 @@ export interface CommandOptions {
   readonly auth: CommandAuthOptions;
   /** `--watch`: reload linked extension packages on change (development only; HTTP only). */
   readonly watch: boolean;
+  /** `json`: one JSON object a line (for log shippers); `pretty`: readable lines, via pino-pretty. */
+  readonly logFormat: 'json' | 'pretty';
+  /** The application directory (holding its package.json); undefined: the nearest at or above the working directory. */
+  readonly root: string | undefined;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -76,6 +81,8 @@ const FLAGS = {
   'log-level': { type: 'string' },
   'request-state-key': { type: 'string' },
   watch: { type: 'boolean' },
+  'log-format': { type: 'string' },
+  root: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...AUTH_FLAGS,
@@ -116,6 +123,10 @@ Options (flags win over environment variables):
                                                           replica needs the same); default a random key per process
   --watch                                                 development only: rebuild and reload linked extension
                                                           packages on change, telling open sessions (http only)
+  --log-format json|pretty    REACTOR_MCP_LOG_FORMAT      default json; pretty: readable lines for a terminal
+  --root DIR                  REACTOR_MCP_ROOT            the application directory (its package.json lists the
+                                                          extensions); default: the nearest at or above the
+                                                          working directory
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 ${AUTH_HELP}
@@ -146,21 +157,28 @@ export function invalid(subject: string, problem: string, expected?: string, rec
  * what was expected and what was received.
  */
 export function parseCommandOptions(argv: readonly string[], env: NodeJS.ProcessEnv): CommandOptions {
-  const { tokens } = parseArgs({ args: [...argv], options: FLAGS, strict: false, allowPositionals: true, tokens: true });
+  // `pnpm start -- --port 5050` passes the "--" on (pnpm 12): a leading one separates nothing, so it is dropped.
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  const { tokens } = parseArgs({ args, options: FLAGS, strict: false, allowPositionals: true, tokens: true });
+  let afterTerminator = false;
   const strings = new Map<FlagName, string[]>();
   const booleans = new Map<FlagName, number>();
   let subcommand: CommandOptions['command'] = 'serve';
   for (const token of tokens) {
-    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'option-terminator') {
+      afterTerminator = true;
+      continue;
+    }
     if (token.kind === 'positional') {
       if (token.value === 'server-json' && token.index === 0) {
         subcommand = 'server-json';
         continue;
       }
-      throw invalid(`argument ${JSON.stringify(token.value)}`, 'is not an option', 'only flags such as --port 4040, or the command server-json first');
+      if (afterTerminator) throw invalid(`argument ${JSON.stringify(token.value)}`, 'comes after "--", which makes it a plain argument, and reactor-mcp-server takes flags only', undefined, undefined, `remove the "--"; ${HINT}`);
+      throw invalid(`argument ${JSON.stringify(token.value)}`, 'is not a flag; reactor-mcp-server takes flags only, such as --port 4040 (or the command server-json first)', undefined, undefined, flagHint(token.value));
     }
     const flag = FLAGS[token.name as FlagName] as Flag | undefined;
-    if (flag === undefined) throw invalid(`flag "${token.rawName}"`, 'is not an option of reactor-mcp-server');
+    if (flag === undefined) throw invalid(`flag "${token.rawName}"`, 'is not an option of reactor-mcp-server', undefined, undefined, flagHint(token.rawName));
     const name = token.name as FlagName;
     if (flag.type === 'boolean') {
       if (token.inlineValue === true) throw invalid(`flag "${token.rawName}"`, 'takes no value', undefined, describeValue(token.value));
@@ -256,6 +274,8 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     requestStateKey: requestStateKey?.value,
     auth: parseAuthOptions({ strings: (flag) => strings.get(flag), position: (flag) => booleans.get(flag) ?? -1 }, env, { transport, host }),
     watch: booleans.has('watch'),
+    logFormat: oneOf('log-format', 'REACTOR_MCP_LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+    root: text('root', 'REACTOR_MCP_ROOT', '') || undefined,
     help: booleans.has('help'),
     version: booleans.has('version'),
     command: subcommand,
@@ -264,6 +284,15 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     registryName: pick('registry-name')?.value,
     remoteUrl: pick('remote-url')?.value,
   };
+}
+
+/** "did you mean --port?" for a mistyped flag (or a flag written without its dashes), else the usual hint. */
+function flagHint(typed: string): string {
+  const flags = Object.entries(FLAGS as Record<string, Flag>).flatMap(([name, flag]) => [`--${name}`, ...(flag.short ? [`-${flag.short}`] : [])]);
+  const bare = typed.replace(/^-+/, '').replace(/=.*$/, '');
+  const match = nearest(bare, flags.map((f) => f.replace(/^-+/, '')));
+  const flag = match === undefined ? undefined : flags.find((f) => f.replace(/^-+/, '') === match);
+  return flag === undefined || flag === typed ? HINT : `did you mean ${flag}? (${HINT})`;
 }
 
 function splitList(value: string | undefined): string[] | undefined {

@@ -61,7 +61,7 @@ export function readContributions(
   ext: McpExtension,
   name: string,
   declared: readonly Toolset[],
-  onInvalid: (error: unknown, code: Parameters<ProblemLog['addError']>[1]) => void,
+  onInvalid: (error: unknown, code: Parameters<ProblemLog['addError']>[1], subject: string | undefined) => void,
 ): Contributions {
   const call = <T>(point: string, fn: (() => T) | undefined, fallback: T): T => {
     if (fn === undefined) return fallback;
@@ -94,7 +94,8 @@ export function readContributions(
         check(item);
         return true;
       } catch (error) {
-        onInvalid(error, code);
+        const name = (item as { name?: unknown } | null)?.name;
+        onInvalid(error, code, typeof name === 'string' ? name : undefined);
         return false;
       }
     });
@@ -102,6 +103,10 @@ export function readContributions(
   const validExtensions = keep(toolExtensions, (pair) => {
     if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'object' || pair[1] === null) {
       throw new ReactorError(ErrorCodes.CONTRIBUTION_FAILED, { subject: `extension "${name}"`, problem: 'a toolExtensions() entry is not a [toolName, extension] pair', received: describeValue(pair), extension: name });
+    }
+    const when = (pair[1] as { when?: unknown }).when;
+    if (when !== undefined && when !== 'active' && when !== 'always') {
+      throw new ReactorError(ErrorCodes.CONTRIBUTION_FAILED, { subject: `extension "${name}"'s extension of tool "${pair[0]}"`, problem: 'has an invalid "when"', expected: '"active" or "always"', received: describeValue(when), extension: name });
     }
   }, ErrorCodes.CONTRIBUTION_FAILED);
   const resources = keep(rawResources, (r) => assertValidResource(r, name), ErrorCodes.RESOURCE_INVALID).map((r) => ({ ...r, toolset: r.toolset ?? home }));

@@ -44,6 +44,7 @@ interface PackageJson {
   version?: unknown;
   description?: unknown;
   dependencies?: unknown;
+  devDependencies?: unknown;
   optionalDependencies?: unknown;
   peerDependencies?: unknown;
   reactorMcp?: unknown;
@@ -70,8 +71,29 @@ export async function loadExtensions(options: LoadExtensionsOptions = {}): Promi
   // The application's own `reactorMcp.adopt` entries: existing MCP servers adopted with no code.
   const appId = `${typeof app.name === 'string' ? app.name : path.basename(root)}@${typeof app.version === 'string' ? app.version : '?'}`;
   found.push(adoptedExtensions(app.reactorMcp, root, appId, logger));
+  await warnDevOnly(app, names, root, logger);
   const entries = found.flat().sort((a, b) => compareCodePoints(a.manifest.name, b.manifest.name) || compareCodePoints(a.package, b.package));
   return options.names === undefined ? entries : pick(entries, options.names, root, logger);
+}
+
+/**
+ * An extension listed only in `devDependencies` is not served (what an
+ * application serves must be what it ships), which otherwise shows as
+ * "serving 0 extensions" with no hint: say which and where to move it.
+ * Reads only those packages' package.json files.
+ */
+async function warnDevOnly(app: PackageJson, served: readonly string[], root: string, logger: Logger): Promise<void> {
+  const dev = app.devDependencies !== null && typeof app.devDependencies === 'object' ? Object.keys(app.devDependencies) : [];
+  for (const name of dev.filter((n) => !served.includes(n)).sort(compareCodePoints)) {
+    const dir = await locatePackage(name, root).catch(() => undefined);
+    if (dir === undefined) continue;
+    const pkg = (await readFile(path.join(dir, 'package.json'), 'utf8').then((text) => JSON.parse(text) as PackageJson).catch(() => undefined));
+    if (pkg?.reactorMcp === undefined) continue;
+    logger.warn(
+      { package: name, code: ErrorCodes.PACKAGE_INVALID },
+      `package "${name}" declares Reactor MCP extensions but is listed only in devDependencies of ${path.join(root, 'package.json')}, so it is not served; hint: move it to "dependencies" (npm install --save ${name} / pnpm add ${name})`,
+    );
+  }
 }
 
 /** The nearest directory at or above `from` that holds a package.json. */
@@ -82,7 +104,7 @@ export async function findAppRoot(from: string): Promise<string> {
       throw new ReactorError(ErrorCodes.PACKAGE_INVALID, {
         subject: `application at ${path.resolve(from)}`,
         problem: 'has no package.json in this directory or any above it',
-        hint: 'run the command from your application\'s directory, or pass loadExtensions({ root })',
+        hint: 'run the command from your application\'s directory or pass --root <dir> (in code: loadExtensions({ root }))',
       });
     }
   }

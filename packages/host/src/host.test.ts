@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { InMemoryTransport, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { buildHost, McpHost } from './host.js';
 import { defineExtension, type McpExtension } from './extension.js';
 import { defineTool } from './tool.js';
 import { parseSelection } from './selection.js';
-import { ErrorCodes, isReactorError } from './errors.js';
+import { ErrorCodes, isReactorError, ReactorError } from './errors.js';
 import { captureLogger } from './testing/captureLogger.js';
 import { silentLogger } from './logger.js';
 import { connect } from './testing/index.js';
@@ -71,6 +71,20 @@ describe('building a server for a selection', () => {
     const b = await built.createServer();
     expect(a).not.toBe(b);
     expect(a).not.toBe(built.server);
+    // Both connected at once, each to its own client; closing one leaves the other serving.
+    const clients = await Promise.all([a, b].map(async (server) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'one-of-two', version: '1.0.0' });
+      await client.connect(clientSide);
+      return client;
+    }));
+    for (const client of clients) expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping', 'list_spaces']);
+    await clients[0]!.close();
+    expect(a.isConnected()).toBe(false);
+    expect(b.isConnected()).toBe(true);
+    expect((await clients[1]!.callTool({ name: 'ping' })).content).toEqual([{ type: 'text', text: 'ping' }]);
+    await clients[1]!.close();
   });
 
   it('makes every server with the serverFactory, so no selection escapes it', async () => {
@@ -503,6 +517,81 @@ describe('onServer runs once per server someone asked for', () => {
   });
 });
 
+describe("tool extensions with when: 'active'", () => {
+  function files() {
+    return defineExtension({ manifest: { name: 'spaces', version: '1.0.0' }, toolsets: () => [{ name: 'spaces' }], tools: () => [tool('read_file')] });
+  }
+  function annotator(when: 'active' | 'always' | undefined) {
+    return defineExtension({
+      manifest: { name: 'benchmarks', version: '1.0.0', activationEvents: ['onToolset:benchmarks'] },
+      toolsets: () => [{ name: 'benchmarks', default: false }],
+      tools: () => [tool('get_run')],
+      toolExtensions: () => [['read_file', { description: 'Reads a file; use get_run for runs.', wrap: (original) => async (args, ctx) => `annotated ${String(await original(args, ctx))}`, ...(when ? { when } : {}) }]],
+    });
+  }
+
+  it('applies only where one of the extending extension\'s toolsets is active, even after it woke elsewhere', async () => {
+    const host = await buildHost([files(), annotator('active')], { logger: silentLogger });
+    await host.describe(parseSelection('benchmarks')); // GET /toolsets?benchmarks wakes it
+    const plain = await connect(host);
+    expect((await plain.client.listTools()).tools.find((t) => t.name === 'read_file')?.description).toBe('The read_file tool.');
+    expect((await plain.callTool('read_file')).content).toEqual([{ type: 'text', text: 'read_file' }]);
+    expect((await host.describe()).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: [] });
+    const withBenchmarks = await connect(host, { selection: 'benchmarks' });
+    expect((await withBenchmarks.client.listTools()).tools.find((t) => t.name === 'read_file')?.description).toBe('Reads a file; use get_run for runs.');
+    expect((await withBenchmarks.callTool('read_file')).content).toEqual([{ type: 'text', text: 'annotated read_file' }]);
+    expect((await host.describe(parseSelection('benchmarks'))).provenance.read_file).toEqual({ offeredBy: 'spaces', extendedBy: ['benchmarks'] });
+    expect(host.offeredTools(['spaces']).find((t) => t.name === 'read_file')?.description).toBe('The read_file tool.');
+    expect(host.offeredTools(['spaces', 'benchmarks']).find((t) => t.name === 'read_file')?.description).toBe('Reads a file; use get_run for runs.');
+    await plain.close();
+    await withBenchmarks.close();
+  });
+
+  it("defaults to 'always': applied wherever the tool is served once the extension is awake", async () => {
+    for (const when of [undefined, 'always'] as const) {
+      const host = await buildHost([files(), annotator(when)], { logger: silentLogger });
+      await host.describe(parseSelection('benchmarks'));
+      expect((await host.build()).tools.find((t) => t.name === 'read_file')?.description).toBe('Reads a file; use get_run for runs.');
+    }
+  });
+
+  it('refuses an invalid when, naming the extension and the tool', async () => {
+    const odd = defineExtension({ manifest: { name: 'odd', version: '1.0.0' }, toolExtensions: () => [['read_file', { when: 'sometimes' as never }]] });
+    const host = await buildHost([files(), odd], { logger: silentLogger });
+    expect(host.report().problems.find((p) => p.extension === 'odd')?.message).toContain('extension "odd"\'s extension of tool "read_file": has an invalid "when"');
+  });
+});
+
+describe('a handler that throws', () => {
+  it('a model mistake (a ReactorError REACTOR_TOOL_FAILED with a hint) is answered and logged at warn, not kept as a problem', async () => {
+    const logger = captureLogger();
+    const files = defineExtension({
+      manifest: { name: 'files', version: '1.0.0' },
+      tools: () => [tool('read_file', { handler: () => { throw new ReactorError(ErrorCodes.TOOL_FAILED, { subject: 'path "nope.txt"', problem: 'does not exist', hint: 'list_files shows what does' }); } })],
+    });
+    const host = await buildHost([files], { logger });
+    const conn = await connect(host);
+    const result = await conn.callTool('read_file');
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'path "nope.txt": does not exist; hint: list_files shows what does' }]);
+    const entries = logger.entries.filter((e) => e.fields.tool === 'read_file');
+    expect(entries.map((e) => e.level)).toEqual(['warn']);
+    expect(host.report().problems).toEqual([]);
+    await conn.close();
+  });
+
+  it('anything else it throws is the extension\'s fault: logged at error and kept in report()', async () => {
+    const logger = captureLogger();
+    const buggy = defineExtension({ manifest: { name: 'buggy', version: '1.0.0' }, tools: () => [tool('divide', { handler: () => { throw new TypeError('x is undefined'); } })] });
+    const host = await buildHost([buggy], { logger });
+    const conn = await connect(host);
+    expect((await conn.callTool('divide')).content).toEqual([{ type: 'text', text: 'x is undefined' }]);
+    expect(logger.entries.filter((e) => e.fields.tool === 'divide').map((e) => [e.level, e.fields.code])).toEqual([['error', ErrorCodes.TOOL_FAILED]]);
+    expect(host.report().problems).toEqual([expect.objectContaining({ code: ErrorCodes.TOOL_FAILED, extension: 'buggy', subject: 'divide', phase: 'call' })]);
+    await conn.close();
+  });
+});
+
 describe('host.stats', () => {
   it('counts a tool an onServer hook registers, once per server that registers it', async () => {
     const adder = defineExtension({
@@ -616,6 +705,17 @@ describe('describe()', () => {
     expect(d.tools).toEqual(['list_runs', 'list_server_toolsets', 'list_spaces', 'ping']);
     expect(d.unknown).toEqual(['nosuch']);
     expect(d.provenance['ping']).toEqual({ offeredBy: 'core', extendedBy: [] });
+    expect(host.stats.mints).toBe(0); // no SDK server was made
+  });
+
+  it('list_server_toolsets suggests the declared toolset meant by a mistyped name in the URL', async () => {
+    const host = await buildHost(cast(), { logger: silentLogger, toolsetsTool: true });
+    const conn = await connect(host, { selection: 'benchmark&nosuchthing' });
+    const answer = (await conn.callTool('list_server_toolsets')).structuredContent as { unknown: string[]; howToSelect: string };
+    expect(answer.unknown).toEqual(['benchmark', 'nosuchthing']);
+    expect(answer.howToSelect).toContain('"benchmark" is not a toolset here; did you mean "benchmarks"?');
+    expect(answer.howToSelect).not.toContain('"nosuchthing" is not');
+    await conn.close();
   });
 
   it('list_server_toolsets: an extension\'s own tool of that name wins, with a warning', async () => {
@@ -802,6 +902,25 @@ describe('onServer hooks adding resources and prompts', () => {
     expect((await plain.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello']);
     await hooked.close();
     await plain.close();
+  });
+
+  it('a resource template a hook registers completes like a contributed one', async () => {
+    const base = defineExtension({
+      manifest: { name: 'base', version: '1.0.0' },
+      resources: () => [{ name: 'readme', uri: 'docs://readme', read: (uri) => ({ contents: [{ uri: uri.href, text: 'readme' }] }) }],
+    });
+    const hooky = defineExtension({
+      manifest: { name: 'hooky', version: '1.0.0' },
+      onServer: (server) => {
+        const template = new ResourceTemplate('docs://pages/{page}', { list: undefined, complete: { page: (value) => ['intro', 'install', 'usage'].filter((p) => p.startsWith(value)) } });
+        server.registerResource('pages', template, {}, (uri) => ({ contents: [{ uri: uri.href, text: 'page' }] }));
+      },
+    });
+    const conn = await connect(await buildHost([base, hooky], { logger: silentLogger, strict: true }));
+    expect(conn.client.getServerCapabilities()).toHaveProperty('completions');
+    const answer = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'docs://pages/{page}' }, argument: { name: 'page', value: 'in' } });
+    expect(answer.completion.values).toEqual(['intro', 'install']);
+    await conn.close();
   });
 
   it('the handles a hook gets back disable, enable and remove what it registered; update throws', async () => {

@@ -18,14 +18,15 @@ import type { ExtensionInput } from './extension.js';
 import { blueprintKey, HostCache, tenantKey, type CacheEntry } from './hostCache.js';
 import { toolFilterOf } from './toolFilter.js';
 import { viewOf } from './toolView.js';
-import { readDeniedOnce, withoutDenied, type BuildOptions, type DescribeOptions, type HostOptions } from './hostOptions.js';
+import { HOST_OPTION_KEYS, readDeniedOnce, withoutDenied, type BuildOptions, type DescribeOptions, type HostOptions } from './hostOptions.js';
+import { assertKnownKeys } from './optionKeys.js';
 import { describeFrom, reportFrom, type HostDescription, type HostReport } from './hostReport.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import { ProblemLog, type Problem } from './problems.js';
 import { createRequestStateSeal, type RequestStateSeal } from './sdk/requestState.js';
 import { Registry, type ExtensionRecord } from './registry.js';
-import { resolveOfferings, selectOfferings, type Offering } from './resolve.js';
+import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './resolve.js';
 import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
 import { Subscriptions } from './sdk/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
@@ -64,6 +65,7 @@ export class McpHost {
   private readonly listTool: ServedTool;
 
   constructor(options: HostOptions = {}) {
+    assertKnownKeys(options, HOST_OPTION_KEYS, 'buildHost');
     this.options = options;
     this.name = options.name ?? 'reactor-mcp-server';
     this.version = options.version ?? HOST_VERSION;
@@ -195,7 +197,8 @@ export class McpHost {
    */
   offeredTools(toolsets?: Iterable<string>, options: BuildOptions = {}): Array<ToolSpec<Record<string, unknown>> & { toolset: string }> {
     const active = toolsets === undefined ? undefined : new Set(toolsets);
-    return selectOfferings(this.offerings(options.tenant), active).served.map((o) => o.spec);
+    const served = selectOfferings(this.offerings(options.tenant), active).served;
+    return (active === undefined ? served : served.flatMap((o) => offeringFor(o, active, this.problems, this.logger) ?? [])).map((o) => o.spec);
   }
 
   private offerings(tenant: string | undefined): Offering[] {
@@ -332,7 +335,7 @@ export class McpHost {
         try {
           this.cache.servedTool(offering, () => serveTool(offering.spec, offering.extension, this.serveOptions()));
         } catch (error) {
-          this.problems.addError(error, ErrorCodes.TOOL_INVALID, 'build', offering.extension, offering.spec.name);
+          this.problems.reportError(this.logger, error, ErrorCodes.TOOL_INVALID, 'build', { extension: offering.extension, subject: offering.spec.name }, { fields: { tool: offering.spec.name } });
         }
       }
     }

@@ -3,6 +3,7 @@
  * describe or read.
  */
 import type { Logger } from './logger.js';
+import type { OptionKeys } from './optionKeys.js';
 import type { ServerFactory } from './sdk/mint.js';
 import type { TokenCounter } from './tokens.js';
 
@@ -40,6 +41,26 @@ export interface HostOptions {
    */
   readonly requestStateKey?: string | Uint8Array;
 }
+
+/**
+ * Every key of {@link HostOptions}; `buildHost` refuses any other. Add a new
+ * option here as well as to the interface (the compiler insists).
+ */
+export const HOST_OPTION_KEYS: OptionKeys<HostOptions> = {
+  name: true,
+  version: true,
+  instructions: true,
+  serverFactory: true,
+  toolsetsTool: true,
+  logger: true,
+  strict: true,
+  toolTimeoutMs: true,
+  onServerTimeoutMs: true,
+  onStartTimeoutMs: true,
+  onStopTimeoutMs: true,
+  maxCachedSelections: true,
+  requestStateKey: true,
+};
 
 /** Options of a build, describe or read. */
 export interface BuildOptions {

@@ -4,6 +4,7 @@
  * reconnect for something else.
  */
 import type { BuildOptions, HostDescription } from './host.js';
+import { nearest } from './didYouMean.js';
 import { serveTool, type ServedTool, type ServeToolOptions } from './blueprint.js';
 import { selectionToQuery, type Selection } from './selection.js';
 
@@ -73,7 +74,17 @@ export function createListToolsetsTool(
       // describe() for this connection's own URL, whole, plus how to pick others;
       // with auth, what this token may not have is listed under `denied` too.
       const description = await describe(connection.selection, connection.tenant, ctx.http?.authInfo?.scopes, connection.readOnlyBound === true);
-      return { ...description, howToSelect: howToSelect(connection.selection) };
+      return { ...description, howToSelect: `${howToSelect(connection.selection)}${suggestionsFor(description)}` };
     },
   );
+}
+
+/** For each unknown name of the URL near a declared toolset: ` "sandboxs" is not a toolset here; did you mean "sandbox"?` */
+function suggestionsFor(description: HostDescription): string {
+  const declared = description.toolsets.map((t) => t.name);
+  return description.unknown
+    .map((name) => ({ name, meant: nearest(name, declared) }))
+    .filter((s): s is { name: string; meant: string } => s.meant !== undefined && s.meant !== s.name)
+    .map((s) => ` "${s.name}" is not a toolset here; did you mean "${s.meant}"?`)
+    .join('');
 }

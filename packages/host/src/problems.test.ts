@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, ReactorError } from './errors.js';
 import { ProblemLog, type Problem } from './problems.js';
+import { captureLogger } from './testing/captureLogger.js';
 
 const problem = (message: string, extra: Partial<Omit<Problem, 'at'>> = {}): Omit<Problem, 'at'> => ({
   code: ErrorCodes.START_FAILED,
@@ -88,3 +89,36 @@ describe('ProblemLog', () => {
   });
 
 });
+
+describe('ProblemLog.report: the one place a failure is recorded and logged', () => {
+  it('keeps the problem and logs it once, with code, extension, phase and the caller\'s fields', () => {
+    const log = new ProblemLog();
+    const logger = captureLogger();
+    log.report(logger, { code: ErrorCodes.TOOL_TIMEOUT, extension: 'slow', subject: 'hang', message: 'timed out', phase: 'call' }, { level: 'warn', fields: { tool: 'hang', timeoutMs: 30 } });
+    expect(log.list()).toEqual([expect.objectContaining({ code: ErrorCodes.TOOL_TIMEOUT, extension: 'slow', subject: 'hang' })]);
+    expect(logger.entries).toEqual([{ level: 'warn', msg: 'timed out', fields: { code: ErrorCodes.TOOL_TIMEOUT, extension: 'slow', phase: 'call', tool: 'hang', timeoutMs: 30 } }]);
+  });
+
+  it('says a wrapped cause once: the message carries it, the log adds only the fault\'s stack frames', () => {
+    const log = new ProblemLog();
+    const logger = captureLogger();
+    const fault = new Error('connection refused');
+    const wrapped = new ReactorError(ErrorCodes.START_FAILED, { subject: 'extension "db"', problem: 'onStart failed (connection refused)', extension: 'db', cause: fault });
+    log.reportError(logger, wrapped, ErrorCodes.START_FAILED, 'startup', { extension: 'db' });
+    const [entry] = logger.entries;
+    expect(entry?.level).toBe('error');
+    expect(entry?.msg).toBe(wrapped.message);
+    expect(entry?.msg?.match(/connection refused/g)).toHaveLength(1);
+    expect(String(entry?.fields.stack)).toMatch(/^Error: at /);
+    expect(String(entry?.fields.stack)).not.toContain('connection refused');
+    expect(entry?.fields).not.toHaveProperty('err');
+  });
+
+  it('logs no stack for a ReactorError without a fault behind it', () => {
+    const log = new ProblemLog();
+    const logger = captureLogger();
+    log.reportError(logger, new ReactorError(ErrorCodes.MANIFEST_INVALID, { subject: 'x', problem: 'is invalid' }), ErrorCodes.MANIFEST_INVALID, 'startup');
+    expect(logger.entries[0]?.fields).not.toHaveProperty('stack');
+  });
+});
+

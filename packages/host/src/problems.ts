@@ -2,8 +2,14 @@
  * Problems: every failure the host contains (an extension left out, a tool
  * left out, a hook that threw) is logged and kept here, so `host.report()`,
  * `describe()` and `/healthz` can say what is missing and why.
+ *
+ * `report`/`reportError` are the one place a failure is both recorded and
+ * logged, so every log entry carries the same fields: `code`, `extension`,
+ * `phase`, what the caller adds (`tool`, `resource`…), and for a fault that
+ * is not a `ReactorError` its stack frames — the message itself said once.
  */
 import { errorMessage, isReactorError, type ErrorCode } from './errors.js';
+import type { Logger } from './logger.js';
 import { LruCache } from './lruCache.js';
 
 /** One contained failure. */
@@ -50,10 +56,61 @@ export class ProblemLog {
     });
   }
 
+  /** Records a problem and logs it (at `error` unless told otherwise). */
+  report(logger: Logger, problem: Omit<Problem, 'at'>, options: ReportOptions = {}): Problem {
+    const recorded = this.add(problem);
+    const fields = {
+      code: problem.code,
+      ...(problem.extension === undefined ? {} : { extension: problem.extension }),
+      phase: problem.phase,
+      ...options.fields,
+      ...framesOf(options.cause),
+    };
+    logger[options.level ?? 'error'](fields, problem.message);
+    return recorded;
+  }
+
+  /** Records and logs a thrown error, taking its code when it is a ReactorError. */
+  reportError(logger: Logger, error: unknown, fallbackCode: ErrorCode, phase: Problem['phase'], where: { extension?: string; subject?: string } = {}, options: ReportOptions = {}): Problem {
+    return this.report(
+      logger,
+      {
+        code: isReactorError(error) ? error.code : fallbackCode,
+        message: errorMessage(error),
+        phase,
+        ...(where.extension === undefined ? {} : { extension: where.extension }),
+        ...(where.subject === undefined ? {} : { subject: where.subject }),
+      },
+      { ...options, cause: options.cause ?? error },
+    );
+  }
+
   /** Every kept problem, oldest first. */
   list(filter?: (p: Problem) => boolean): Problem[] {
     const all = [...this.items.values()];
     return filter ? all.filter(filter) : all;
   }
 
+}
+
+/** How a problem is logged. */
+export interface ReportOptions {
+  /** Default `error`; `warn` for what the host serves around by design (a collision, a time-out). */
+  readonly level?: 'warn' | 'error';
+  /** More structured fields (`tool`, `resource`, `timeoutMs`…). */
+  readonly fields?: Record<string, unknown>;
+  /** What was thrown: its stack frames are logged when it is a fault (not a `ReactorError`). */
+  readonly cause?: unknown;
+}
+
+/**
+ * The stack frames of a fault, without its first line (the message, which the
+ * log line already says). A `ReactorError` is a described condition, not a
+ * bug: its own frames add nothing, but the fault it wraps (`cause`) keeps its.
+ */
+function framesOf(error: unknown): { stack?: string } {
+  const fault = isReactorError(error) ? error.cause : error;
+  if (!(fault instanceof Error) || isReactorError(fault) || fault.stack === undefined) return {};
+  const frames = fault.stack.split('\n').filter((line) => /^\s+at /.test(line));
+  return frames.length === 0 ? {} : { stack: `${fault.name}: ${frames.map((l) => l.trim()).join(' | ')}` };
 }

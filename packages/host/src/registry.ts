@@ -83,18 +83,14 @@ export class Registry {
   private admit(input: unknown): ExtensionRecord | undefined {
     const deferred = isDeferredExtension(input);
     if (!isExtension(input)) {
-      this.ctx.problems.add({
-        code: ErrorCodes.EXTENSION_INVALID,
-        phase: 'startup',
-        message: new ReactorError(ErrorCodes.EXTENSION_INVALID, {
-          subject: 'a registered value',
-          problem: 'is not an extension',
-          expected: 'an object with a manifest { name, version }',
-          received: describeValue(input),
-          hint: 'pass defineExtension({ manifest, … }) or entries from loadExtensions()',
-        }).message,
+      const error = new ReactorError(ErrorCodes.EXTENSION_INVALID, {
+        subject: 'a registered value',
+        problem: 'is not an extension, so it is skipped',
+        expected: 'an object with a manifest { name, version }',
+        received: describeValue(input),
+        hint: 'pass defineExtension({ manifest, … }) or entries from loadExtensions()',
       });
-      this.ctx.logger.error({ code: ErrorCodes.EXTENSION_INVALID, received: describeValue(input) }, 'a registered value is not an extension; skipped');
+      this.ctx.problems.reportError(this.ctx.logger, error, ErrorCodes.EXTENSION_INVALID, 'startup', {}, { fields: { received: describeValue(input) } });
       return undefined;
     }
     const raw = input as ExtensionInput;
@@ -213,8 +209,8 @@ export class Registry {
   async activate(record: ExtensionRecord, options: { visible?: boolean } = {}): Promise<void> {
     try {
       if (!record.instance) record.instance = await loadDeferred(record);
-      record.contributions = readContributions(record.instance, record.name, record.declaredToolsets, (error, code) =>
-        this.report(record, error, code, 'activation'),
+      record.contributions = readContributions(record.instance, record.name, record.declaredToolsets, (error, code, subject) =>
+        this.report(record, error, code, 'activation', subject),
       );
       record.declaredToolsets = record.contributions.toolsets;
       if (options.visible !== false) record.state = 'active';
@@ -240,7 +236,7 @@ export class Registry {
       this.fail(record, new ReactorError(ErrorCodes.START_FAILED, {
         subject: `extension "${record.name}"`,
         problem: `onStart failed, so its contributions are withdrawn (${errorMessage(error)})`,
-        hint: 'check the extension\'s configuration and the error above',
+        hint: 'check the extension\'s configuration (the cause is in parentheses above)',
         extension: record.name,
         cause: error,
       }), ErrorCodes.START_FAILED, 'startup');
@@ -280,9 +276,8 @@ export class Registry {
     this.report(record, error, code, phase);
   }
 
-  report(record: ExtensionRecord, error: unknown, code: Parameters<ProblemLog['addError']>[1], phase: 'startup' | 'activation' | 'shutdown'): void {
-    const problem = this.ctx.problems.addError(error, code, phase, record.name);
-    record.logger.error({ code: problem.code, err: error instanceof Error ? error : undefined }, problem.message);
+  report(record: ExtensionRecord, error: unknown, code: Parameters<ProblemLog['addError']>[1], phase: 'startup' | 'activation' | 'shutdown', subject?: string): void {
+    this.ctx.problems.reportError(record.logger, error, code, phase, { extension: record.name, ...(subject === undefined ? {} : { subject }) });
   }
 }
 

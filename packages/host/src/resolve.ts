@@ -18,6 +18,20 @@ export interface Offering {
   readonly spec: ToolSpec<Record<string, unknown>> & { readonly toolset: string };
   /** Extending extensions, in application order (innermost first). */
   readonly extendedBy: readonly string[];
+  /** Extensions with `when: 'active'`, applied per build by {@link offeringFor}. */
+  readonly conditional?: ConditionalExtensions;
+}
+
+/** What a build needs to apply a tool's `when: 'active'` extensions. */
+interface ConditionalExtensions {
+  /** The tool as offered, before any extension. */
+  readonly tool: Offering['spec'];
+  /** Its `'always'` extensions (already applied in the offering's `spec`). */
+  readonly always: readonly ExtensionOfTool[];
+  /** Its `'active'` extensions, each with the extending extension's toolsets. */
+  readonly whenActive: readonly ExtensionOfTool[];
+  /** The offering for each subset of `whenActive` that applied, made once (null: that combination failed). */
+  readonly variants: Map<string, Offering | null>;
 }
 
 /** A name offered by more than one extension in one build. */
@@ -40,30 +54,66 @@ export function resolveOfferings(records: readonly ExtensionRecord[], problems: 
     for (const [target, toolExtension] of record.contributions?.toolExtensions ?? []) {
       let list = extensionsOf.get(target);
       if (!list) extensionsOf.set(target, (list = []));
-      list.push({ extension: record.name, registrationIndex: record.index, toolExtension });
+      const toolsets = (record.contributions?.toolsets ?? record.declaredToolsets).map((t) => t.name);
+      list.push({ extension: record.name, registrationIndex: record.index, toolExtension, toolsets });
     }
   }
   const offerings: Offering[] = [];
   for (const record of records) {
     for (const tool of record.contributions?.tools ?? []) {
       stats.resolutions++;
-      const extensions = extensionsOf.get(tool.name) ?? [];
+      const all = extensionsOf.get(tool.name) ?? [];
+      const extensions = all.filter((e) => e.toolExtension.when !== 'active');
+      const whenActive = all.filter((e) => e.toolExtension.when === 'active');
       try {
         const spec = extensions.length === 0 ? tool : applyToolExtensions(tool, extensions);
         offerings.push({
           extension: record.name,
           registrationIndex: record.index,
           spec,
-          // One entry per extending extension, even when it extends the tool twice.
-          extendedBy: [...new Set(applicationOrder(extensions).map((e) => e.extension))],
+          extendedBy: extendedBy(extensions),
+          ...(whenActive.length > 0 ? { conditional: { tool, always: extensions, whenActive, variants: new Map() } } : {}),
         });
       } catch (error) {
-        const problem = problems.addError(error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', (error as { extension?: string }).extension ?? record.name, tool.name);
-        logger.error({ code: problem.code, extension: problem.extension, tool: tool.name, offeredBy: record.name }, problem.message);
+        const extension = (error as { extension?: string }).extension ?? record.name;
+        problems.reportError(logger, error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', { extension, subject: tool.name }, { fields: { tool: tool.name, offeredBy: record.name } });
       }
     }
   }
   return offerings;
+}
+
+/** One entry per extending extension, in application order, even when it extends the tool twice. */
+function extendedBy(extensions: readonly ExtensionOfTool[]): string[] {
+  return [...new Set(applicationOrder(extensions).map((e) => e.extension))];
+}
+
+/**
+ * The offering as a build with these active toolsets serves it: with the
+ * `when: 'active'` extensions whose extending extension has an active toolset
+ * applied too (in the one application order, from the tool as offered), made
+ * once per combination. Undefined when that combination fails (reported; the
+ * tool is left out of that build, fail closed).
+ */
+export function offeringFor(offering: Offering, active: ReadonlySet<string>, problems: ProblemLog, logger: Logger): Offering | undefined {
+  const conditional = offering.conditional;
+  if (!conditional) return offering;
+  const applicable = conditional.whenActive.filter((e) => (e.toolsets ?? []).some((t) => active.has(t)));
+  if (applicable.length === 0) return offering;
+  const key = applicable.map((e) => `${e.registrationIndex}`).join(',');
+  let variant = conditional.variants.get(key);
+  if (variant === undefined) {
+    const extensions = [...conditional.always, ...applicable];
+    try {
+      variant = { ...offering, spec: applyToolExtensions(conditional.tool, extensions), extendedBy: extendedBy(extensions) };
+    } catch (error) {
+      const extension = (error as { extension?: string }).extension ?? offering.extension;
+      problems.reportError(logger, error, ErrorCodes.TOOL_EXTENSION_FAILED, 'build', { extension, subject: offering.spec.name }, { fields: { tool: offering.spec.name, offeredBy: offering.extension } });
+      variant = null;
+    }
+    conditional.variants.set(key, variant);
+  }
+  return variant ?? undefined;
 }
 
 /** The offerings served for a set of active toolsets, and the collisions among them. */

@@ -8,6 +8,7 @@
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ErrorCodes, ReactorError } from './errors.js';
+import { portableSchema } from './portableSchema.js';
 import type { HostStats } from './stats.js';
 
 /** A JSON Schema object, as sent to clients. */
@@ -140,7 +141,7 @@ function toJsonSchema(schema: StandardSchemaLike, io: 'input' | 'output'): JsonS
   }
   // `$schema` is noise on the wire; clients assume draft 2020-12.
   const { $schema: _ignored, ...rest } = json;
-  return rest;
+  return portableSchema(rest);
 }
 
 function fromPlainJsonSchema(schema: JsonSchemaObject): ResolvedSchema {

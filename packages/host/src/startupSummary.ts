@@ -1,10 +1,13 @@
 /**
- * The command's one start-up log line: what was loaded, what is held, what
- * was skipped and why, and where to connect.
+ * The command's start-up log: one summary line (what was loaded, what is
+ * held, what was skipped and why, and where to connect), and a warning for
+ * each name in `--toolsets` that no extension declares.
  */
 import { describeAuth } from './auth/summary.js';
 import type { RunningCommand } from './command.js';
 import type { CommandOptions } from './commandOptions.js';
+import { didYouMean } from './didYouMean.js';
+import { parseSelection, unknownNames } from './selection.js';
 import type { McpHost } from './host.js';
 import type { Logger } from './logger.js';
 
@@ -25,4 +28,22 @@ export function logSummary(host: McpHost, options: CommandOptions, running: Pick
   const message = `${options.name} serving ${counts} extension(s) ${where}${notes.map((note) => ` (${note})`).join('')}`;
   if (skipped.length > 0) logger.warn(fields, message);
   else logger.info(fields, message);
+}
+
+/**
+ * `--toolsets only=sandboxs`: a name nobody declares is accepted (a held
+ * extension's toolsets are declared, so this is a typo or a missing package);
+ * say so at start-up, with the nearest declared name, not at the first request.
+ */
+export function warnUnknownToolsets(host: McpHost, options: CommandOptions, logger: Logger): void {
+  if (options.toolsets === undefined) return;
+  const declared = host.declaredToolsets();
+  const names = declared.map((t) => t.name);
+  for (const name of unknownNames(declared, parseSelection(options.toolsets))) {
+    const suggestion = didYouMean(name, names);
+    logger.warn(
+      { toolset: name, declared: names },
+      `--toolsets names toolset "${name}", which no installed extension declares, so it selects nothing; ${suggestion === '' ? `declared: ${names.join(', ') || '(none)'}` : suggestion}`,
+    );
+  }
 }

@@ -31,6 +31,13 @@ export interface ToolExtension {
   readonly meta?: Record<string, unknown>;
   /** Lower applies first; the last applied is outermost. Default 0. */
   readonly order?: number;
+  /**
+   * `'always'` (the default): applied wherever the tool is served. `'active'`:
+   * applied only in builds where one of the extending extension's own toolsets
+   * is active — for an extension that points the model at tools of its own,
+   * which are not served otherwise.
+   */
+  readonly when?: 'active' | 'always';
 }
 
 /** A tool extension with who offered it and where it stands in registration order. */
@@ -38,6 +45,8 @@ export interface ExtensionOfTool {
   readonly extension: string;
   readonly registrationIndex: number;
   readonly toolExtension: ToolExtension;
+  /** The extending extension's toolsets (what `when: 'active'` looks for). */
+  readonly toolsets?: readonly string[];
 }
 
 /** Sorts extensions of one tool into application order (first applied first). */

@@ -117,6 +117,7 @@ describe('the reactor-mcp-server command', () => {
     const r = run(['--prot', '4040'], app.root);
     expect(await r.exited).toBe(2);
     expect(r.stderr).toContain('flag "--prot": is not an option');
+    expect(r.stderr).toContain('did you mean --port?');
     expect(r.stderr).toContain(ErrorCodes.OPTION_INVALID);
     expect(r.stdout).toBe('');
   });
@@ -133,6 +134,17 @@ describe('the reactor-mcp-server command', () => {
     expect(r.stderr).toContain('"nosuch": is not installed');
     expect(r.stderr).toContain(ErrorCodes.EXTENSION_NOT_FOUND);
     expect(r.stderr).toContain('one of "benchmarks", "broken", "spaces"');
+  });
+
+  it('logs readable lines with --log-format pretty (pino-pretty), still on stderr only', async () => {
+    const r = run(['--port', '0', '--log-format', 'pretty'], app.root);
+    await new Promise<void>((resolve) => r.child.stderr.on('data', () => /serving .* extension\(s\) at http/.test(r.stderr) && resolve()));
+    expect(r.stderr).toMatch(/INFO|WARN/);
+    expect(r.stderr).toContain('serving');
+    expect(parseLines(r.stderr)).toEqual([]); // no JSON lines
+    expect(r.stdout).toBe('');
+    r.child.kill('SIGTERM');
+    expect(await r.exited, r.stderr).toBe(0);
   });
 
   it('serves HTTP: nothing on stdout, the summary on stderr, /healthz, /toolsets and MCP; SIGTERM runs onStop and exits 0', async () => {

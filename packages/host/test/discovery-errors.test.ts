@@ -5,6 +5,7 @@ import { loadExtensions } from '../src/discovery.js';
 import { ErrorCodes, isReactorError } from '../src/errors.js';
 import type { DeferredExtension } from '../src/extension.js';
 import { silentLogger } from '../src/logger.js';
+import { captureLogger } from '../src/testing/captureLogger.js';
 import { extensionSource, layoutApp, type FixtureApp } from './fixtures/packages.js';
 
 /** Packages that cannot be used come back as entries with `error` set, so the host reports them instead of crashing. */
@@ -98,6 +99,29 @@ describe('discovery of packages that cannot be used', () => {
 });
 
 describe('the application package.json', () => {
+  it('warns about an extension listed only in devDependencies, which is not served', async () => {
+    const app = await layoutApp(
+      'hoisted',
+      [
+        { name: 'dev-only-ext', reactorMcp: { extensions: { devonly: './d.js' } }, files: { 'd.js': extensionSource({ name: 'devonly' }) } },
+        { name: 'plain-dev-tool' },
+      ],
+      { dependencies: {}, devDependencies: { 'dev-only-ext': '^1.0.0', 'plain-dev-tool': '^1.0.0' } },
+    );
+    try {
+      const logger = captureLogger();
+      expect(await loadExtensions({ root: app.root, logger })).toEqual([]);
+      const warnings = logger.entries.filter((e) => e.level === 'warn');
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]?.fields).toMatchObject({ package: 'dev-only-ext' });
+      expect(warnings[0]?.msg).toContain('is listed only in devDependencies');
+      expect(warnings[0]?.msg).toContain('move it to "dependencies"');
+    } finally {
+      await app.remove();
+    }
+  });
+
+
   it('throws PACKAGE_INVALID when the root has no package.json', async () => {
     const app = await layoutApp('hoisted', []);
     try {

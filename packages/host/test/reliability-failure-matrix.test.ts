@@ -80,8 +80,12 @@ async function expectBaselineIntact(host: McpHost, selection = ''): Promise<void
   }
 }
 
-/** The log entry for a contained failure: warn or error, with the code and the extension as fields. */
-function expectLogged(logger: Logged, code: ErrorCode, extension: string): CapturedLog {
+/**
+ * A contained failure is never silent: it is logged (warn or error, with the
+ * code and the extension as fields) and `host.report()` keeps it. Returns the log entry.
+ */
+function expectReported(host: McpHost, logger: Logged, code: ErrorCode, extension: string): CapturedLog {
+  expect(problemOf(host, extension, code), `host.report() keeps a ${code} problem of "${extension}"`).toBeDefined();
   const entry = logger.entries.find((e) => (e.level === 'error' || e.level === 'warn') && e.fields.code === code && e.fields.extension === extension);
   expect(entry, `a warn/error log with code ${code} and extension "${extension}"; logged: ${JSON.stringify(logger.entries.filter((e) => e.fields.code !== undefined).map((e) => [e.fields.code, e.fields.extension]))}`).toBeDefined();
   return entry!;
@@ -136,7 +140,7 @@ describe('row 1: a package cannot be found, imported, or its reactorMcp entry is
     const { host, logger } = await hostWith(entries('good', name));
     expect(stateOf(host, name)).toBe('failed');
     expect(problemOf(host, name, code)?.message).toContain(detail);
-    expect(expectLogged(logger, code, name).msg).toContain(detail);
+    expect(expectReported(host, logger, code, name).msg).toContain(detail);
     expect(stateOf(host, 'good')).toBe('active');
     expect((await surface(host)).tools).toEqual(['good_tool', ...BASELINE_TOOLS].sort());
     await expectBaselineIntact(host);
@@ -148,7 +152,7 @@ describe('row 2: manifest invalid, incompatible host range, missing or cyclic de
     const [entry] = entries('ext-bad-version');
     const { host, logger } = await hostWith([...entries('good'), entry!]);
     expect(stateOf(host, 'ext-bad-version')).toBe('failed');
-    expect(expectLogged(logger, ErrorCodes.PACKAGE_INVALID, 'ext-bad-version').msg).toContain('"version" is invalid');
+    expect(expectReported(host, logger, ErrorCodes.PACKAGE_INVALID, 'ext-bad-version').msg).toContain('"version" is invalid');
     expect((await surface(host)).tools).toEqual(['good_tool', ...BASELINE_TOOLS].sort());
     await expectBaselineIntact(host);
   });
@@ -156,7 +160,7 @@ describe('row 2: manifest invalid, incompatible host range, missing or cyclic de
   it('an extension object with an invalid manifest is left out, logged MANIFEST_INVALID', async () => {
     const { host, logger } = await hostWith([defineExtension({ manifest: { name: 'Bad Name', version: '1.0.0' }, tools: () => [tool('bad_name_tool')] })]);
     expect(stateOf(host, 'Bad Name')).toBe('failed');
-    expectLogged(logger, ErrorCodes.MANIFEST_INVALID, 'Bad Name');
+    expectReported(host, logger, ErrorCodes.MANIFEST_INVALID, 'Bad Name');
     expect((await surface(host)).tools).toEqual(BASELINE_TOOLS);
     await expectBaselineIntact(host);
   });
@@ -165,8 +169,8 @@ describe('row 2: manifest invalid, incompatible host range, missing or cyclic de
     const { host, logger } = await hostWith(entries('good', 'future', 'needs-future'));
     expect(stateOf(host, 'future')).toBe('failed');
     expect(stateOf(host, 'needs-future')).toBe('failed');
-    expect(expectLogged(logger, ErrorCodes.EXTENSION_INCOMPATIBLE, 'future').msg).toContain('^99.0.0');
-    expect(expectLogged(logger, ErrorCodes.DEPENDENCY_MISSING, 'needs-future').msg).toContain('"future", which failed');
+    expect(expectReported(host, logger, ErrorCodes.EXTENSION_INCOMPATIBLE, 'future').msg).toContain('^99.0.0');
+    expect(expectReported(host, logger, ErrorCodes.DEPENDENCY_MISSING, 'needs-future').msg).toContain('"future", which failed');
     expect((await surface(host)).tools).toEqual(['good_tool', ...BASELINE_TOOLS].sort());
     await expectBaselineIntact(host);
   });
@@ -174,9 +178,9 @@ describe('row 2: manifest invalid, incompatible host range, missing or cyclic de
   it('discovered packages in a dependency cycle are left out (DEPENDENCY_CYCLE), and so is one depending on the cycle', async () => {
     const { host, logger } = await hostWith(entries('good', 'cycle-a', 'cycle-b', 'cycle-user'));
     for (const name of ['cycle-a', 'cycle-b', 'cycle-user']) expect(stateOf(host, name)).toBe('failed');
-    expect(expectLogged(logger, ErrorCodes.DEPENDENCY_CYCLE, 'cycle-a').msg).toMatch(/cycle-a → cycle-b → cycle-a|cycle-b → cycle-a → cycle-b/);
-    expectLogged(logger, ErrorCodes.DEPENDENCY_CYCLE, 'cycle-b');
-    expectLogged(logger, ErrorCodes.DEPENDENCY_MISSING, 'cycle-user');
+    expect(expectReported(host, logger, ErrorCodes.DEPENDENCY_CYCLE, 'cycle-a').msg).toMatch(/cycle-a → cycle-b → cycle-a|cycle-b → cycle-a → cycle-b/);
+    expectReported(host, logger, ErrorCodes.DEPENDENCY_CYCLE, 'cycle-b');
+    expectReported(host, logger, ErrorCodes.DEPENDENCY_MISSING, 'cycle-user');
     expect((await surface(host)).tools).toEqual(['good_tool', ...BASELINE_TOOLS].sort());
     await expectBaselineIntact(host);
   });
@@ -184,7 +188,7 @@ describe('row 2: manifest invalid, incompatible host range, missing or cyclic de
   it('an extension whose dependency is not registered is left out (DEPENDENCY_MISSING)', async () => {
     const { host, logger } = await hostWith([defineExtension({ manifest: { name: 'orphan', version: '1.0.0', dependencies: ['nowhere'] }, tools: () => [tool('orphan_tool')] })]);
     expect(stateOf(host, 'orphan')).toBe('failed');
-    expect(expectLogged(logger, ErrorCodes.DEPENDENCY_MISSING, 'orphan').msg).toContain('"nowhere", which is not registered');
+    expect(expectReported(host, logger, ErrorCodes.DEPENDENCY_MISSING, 'orphan').msg).toContain('"nowhere", which is not registered');
     expect((await surface(host)).tools).toEqual(BASELINE_TOOLS);
     await expectBaselineIntact(host);
   });
@@ -206,7 +210,7 @@ describe('row 3: toolsets(), tools(), resources(), prompts() or toolExtensions()
     const faulty = defineExtension({ manifest: { name: 'faulty', version: '1.0.0' }, ...healthy, [point]: boom(point) });
     const { host, logger } = await hostWith([faulty]);
     expect(stateOf(host, 'faulty')).toBe('failed');
-    expect(expectLogged(logger, ErrorCodes.CONTRIBUTION_FAILED, 'faulty').msg).toContain(`${point} exploded`);
+    expect(expectReported(host, logger, ErrorCodes.CONTRIBUTION_FAILED, 'faulty').msg).toContain(`${point} exploded`);
     const seen = await surface(host);
     expect(seen).toEqual({ tools: BASELINE_TOOLS, resources: ['readme'], prompts: ['greet'] });
     expect(host.offeredTools().find((t) => t.name === 'ping')?.description).toBe('The ping tool.');
@@ -268,7 +272,8 @@ describe('row 5: a resource or prompt fails to register — costs that one', () 
       expect.stringContaining('"broken-template"'),
       expect.stringContaining('index unavailable'),
     ]);
-    expect(expectLogged(logger, ErrorCodes.PROMPT_INVALID, 'docs').msg).toContain('"no-get"');
+    expect(expectReported(host, logger, ErrorCodes.PROMPT_INVALID, 'docs').msg).toContain('"no-get"');
+    expect(host.report().problems.filter((p) => p.code === ErrorCodes.RESOURCE_INVALID && p.extension === 'docs').map((p) => p.subject)).toEqual(['broken-template', 'pages']);
     const conn = await connect(host);
     expect((await conn.client.readResource({ uri: 'mem://docs/pages/intro' })).contents).toEqual([{ uri: 'mem://docs/pages/intro', text: 'page' }]);
     expect((await conn.client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(['pages']);
@@ -292,8 +297,8 @@ describe('row 6: onServer throws or times out — costs that extension\'s action
       { onServerTimeoutMs: 50 },
     );
     expect((await surface(host)).tools).toEqual(['hangs_tool', 'hook_added', 'throws_tool', 'works_tool', ...BASELINE_TOOLS].sort());
-    expect(expectLogged(logger, ErrorCodes.ON_SERVER_FAILED, 'hook-throws').msg).toContain('hook exploded');
-    expect(expectLogged(logger, ErrorCodes.ON_SERVER_FAILED, 'hook-hangs').msg).toContain('did not finish within 50 ms');
+    expect(expectReported(host, logger, ErrorCodes.ON_SERVER_FAILED, 'hook-throws').msg).toContain('hook exploded');
+    expect(expectReported(host, logger, ErrorCodes.ON_SERVER_FAILED, 'hook-hangs').msg).toContain('did not finish within 50 ms');
     for (const name of ['hook-throws', 'hook-hangs', 'hook-works']) expect(stateOf(host, name)).toBe('active');
     const conn = await connect(host);
     expect(await conn.callTool('throws_tool')).toEqual({ content: [{ type: 'text', text: 'throws_tool ok' }] });
@@ -309,7 +314,7 @@ describe('row 7: onStart throws — costs that extension, its contributions with
       defineExtension({ manifest: { name: 'no-db', version: '1.0.0' }, tools: () => [tool('query_db')], onStart: () => { throw new Error('connection refused'); } }),
     ]);
     expect(stateOf(host, 'no-db')).toBe('failed');
-    expect(expectLogged(logger, ErrorCodes.START_FAILED, 'no-db').msg).toContain('connection refused');
+    expect(expectReported(host, logger, ErrorCodes.START_FAILED, 'no-db').msg).toContain('connection refused');
     expect((await surface(host)).tools).toEqual(BASELINE_TOOLS);
     await expectBaselineIntact(host);
   });
@@ -325,7 +330,7 @@ describe('row 7: onStart throws — costs that extension, its contributions with
     expect(stateOf(host, 'lazy')).toBe('held');
     expect((await surface(host, 'lazy')).tools).toEqual(BASELINE_TOOLS);
     expect(stateOf(host, 'lazy')).toBe('failed');
-    expect(expectLogged(logger, ErrorCodes.START_FAILED, 'lazy').msg).toContain('credentials expired');
+    expect(expectReported(host, logger, ErrorCodes.START_FAILED, 'lazy').msg).toContain('credentials expired');
     await expectBaselineIntact(host, 'lazy');
   });
 });
@@ -343,7 +348,7 @@ describe('row 8: a handler throws — costs that call', () => {
     const first = await conn.callTool('explode');
     expect(first).toEqual({ isError: true, content: [{ type: 'text', text: 'disk on fire (1)' }] });
     expect(JSON.stringify(first)).not.toMatch(/\bat .*\.(ts|js):\d+/);
-    const entry = expectLogged(logger, ErrorCodes.TOOL_FAILED, 'flaky');
+    const entry = expectReported(host, logger, ErrorCodes.TOOL_FAILED, 'flaky');
     expect(entry.fields.tool).toBe('explode');
     expect((await conn.callTool('explode')).content).toEqual([{ type: 'text', text: 'disk on fire (2)' }]);
     expect(await conn.callTool('steady')).toEqual({ content: [{ type: 'text', text: 'steady ok' }] });
@@ -368,7 +373,7 @@ describe('row 9: a handler exceeds its time limit — costs that call, aborted t
     const result = await conn.callTool('hang');
     expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool "hang" (extension "slow") timed out after 30 ms; the call was aborted.' }] });
     expect(String((await aborted[0]) as Error)).toContain('timed out after 30 ms');
-    expect(expectLogged(logger, ErrorCodes.TOOL_TIMEOUT, 'slow').fields).toMatchObject({ tool: 'hang', timeoutMs: 30 });
+    expect(expectReported(host, logger, ErrorCodes.TOOL_TIMEOUT, 'slow').fields).toMatchObject({ tool: 'hang', timeoutMs: 30 });
     expect(await conn.callTool('quick')).toEqual({ content: [{ type: 'text', text: 'quick ok' }] });
     expect(await conn.toolNames()).toContain('hang');
     await conn.close();
@@ -378,7 +383,7 @@ describe('row 9: a handler exceeds its time limit — costs that call, aborted t
 });
 
 describe('every row at once', () => {
-  it('one host holding every kind of fault still serves the rest, and its report lists each problem', async () => {
+  it('one host holding every kind of fault (rows 1–9) still serves the rest, and its report lists each problem', async () => {
     const { host } = await hostWith([
       ...entries('throws', 'bad-entry', 'future', 'cycle-a', 'cycle-b'),
       defineExtension({ manifest: { name: 'Bad Name', version: '1.0.0' } }),
@@ -386,10 +391,22 @@ describe('every row at once', () => {
       defineExtension({ manifest: { name: 'meddler', version: '1.0.0' }, toolExtensions: () => [['read_file', { wrap: () => { throw new Error('y'); } }]] }),
       defineExtension({ manifest: { name: 'hook-throws', version: '1.0.0' }, onServer: () => { throw new Error('z'); } }),
       defineExtension({ manifest: { name: 'no-db', version: '1.0.0' }, onStart: () => { throw new Error('w'); } }),
+      defineExtension({
+        manifest: { name: 'docs', version: '1.0.0' },
+        resources: () => [
+          { name: 'broken-template', template: 'mem://{unclosed', read: () => ({ contents: [] }) },
+          { name: 'pages', template: 'mem://docs/pages/{page}', read: () => ({ contents: [] }), list: () => { throw new Error('v'); } },
+        ],
+        prompts: () => [{ name: 'no-get' } as never],
+      }),
+      defineExtension({ manifest: { name: 'flaky', version: '1.0.0' }, tools: () => [tool('explode', { handler: () => { throw new Error('u'); } })] }),
+      defineExtension({ manifest: { name: 'slow', version: '1.0.0' }, tools: () => [tool('hang', { timeoutMs: 30, handler: () => new Promise<never>(() => {}) })] }),
     ]);
-    expect((await surface(host)).tools).toEqual(['list_spaces', 'ping']);
+    expect((await surface(host)).tools).toEqual(['explode', 'hang', 'list_spaces', 'ping']);
     const conn = await connect(host);
     expect(await conn.callTool('ping')).toEqual({ content: [{ type: 'text', text: 'ping ok' }] });
+    expect((await conn.callTool('explode')).isError).toBe(true);
+    expect((await conn.callTool('hang')).isError).toBe(true);
     await conn.close();
     const codes = new Set(host.report().problems.map((p) => `${p.extension}:${p.code}`));
     for (const expected of [
@@ -402,6 +419,10 @@ describe('every row at once', () => {
       `meddler:${ErrorCodes.TOOL_EXTENSION_FAILED}`,
       `hook-throws:${ErrorCodes.ON_SERVER_FAILED}`,
       `no-db:${ErrorCodes.START_FAILED}`,
+      `docs:${ErrorCodes.RESOURCE_INVALID}`,
+      `docs:${ErrorCodes.PROMPT_INVALID}`,
+      `flaky:${ErrorCodes.TOOL_FAILED}`,
+      `slow:${ErrorCodes.TOOL_TIMEOUT}`,
     ]) {
       expect(codes).toContain(expected);
     }

@@ -4,6 +4,7 @@
  * the RFC 9728 protected-resource metadata document, and the toolset scope
  * check (a token lacking a toolset's `scopes` does not get that toolset).
  */
+import type { OptionKeys } from '../optionKeys.js';
 import {
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
@@ -66,6 +67,24 @@ export interface McpAppAuthOptions {
   /** Whether `GET /healthz` needs a token. Default `false` (probes carry none). */
   readonly protectHealthz?: boolean;
 }
+
+/** Every key of {@link McpAppAuthOptions} (`createMcpApp` refuses others). */
+export const AUTH_OPTION_KEYS: OptionKeys<McpAppAuthOptions> = {
+  verifier: true,
+  verifyAccessToken: true,
+  requiredScopes: true,
+  expectedResource: true,
+  resourceServerUrl: true,
+  resourceMetadataUrl: true,
+  oauthMetadata: true,
+  authorizationServers: true,
+  scopesSupported: true,
+  resourceName: true,
+  serviceDocumentationUrl: true,
+  dangerouslyAllowInsecureIssuerUrl: true,
+  protectToolsets: true,
+  protectHealthz: true,
+};
 
 /** The resolved gate. */
 export interface AuthGate {

@@ -6,14 +6,15 @@ import type { IncomingMessage } from 'node:http';
 import type { EventStore, ServerEventBus } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { assertKnownKeys, type OptionKeys } from '../optionKeys.js';
 import { parseSelection, type Selection } from '../selection.js';
 import type { TokenCounter } from '../tokens.js';
-import type { McpAppAuthOptions } from './auth.js';
+import { AUTH_OPTION_KEYS, type McpAppAuthOptions } from './auth.js';
 import type { CatalogRenderer } from './catalog.js';
 import { normalizeOrigin } from './cors.js';
 import { normalizeAllowedHost } from './guards.js';
 import type { ServerCardOptions } from './serverCard.js';
-import type { McpAppSessionOptions } from './sessions.js';
+import { SESSION_OPTION_KEYS, type McpAppSessionOptions } from './sessions.js';
 
 /** Default request body limit: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -100,6 +101,33 @@ export interface McpAppOptions {
   readonly serverCard?: boolean | ServerCardOptions;
 }
 
+/**
+ * Every key of {@link McpAppOptions}; `createMcpApp` refuses any other. Add a
+ * new option here as well as to the interface (the compiler insists).
+ */
+export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
+  path: true,
+  healthz: true,
+  toolsetsRoute: true,
+  eventStore: true,
+  retryInterval: true,
+  defaultSelection: true,
+  ignoreQueryKeys: true,
+  sessions: true,
+  tenant: true,
+  allowedHosts: true,
+  allowedOrigins: true,
+  auth: true,
+  maxBodyBytes: true,
+  logger: true,
+  bus: true,
+  readOnly: true,
+  corsOrigins: true,
+  catalog: true,
+  tokenCounter: true,
+  serverCard: true,
+};
+
 /** The options with defaults applied. */
 export interface ResolvedAppOptions {
   readonly path: string;
@@ -159,6 +187,9 @@ function originList(value: unknown): readonly string[] | undefined {
 
 /** Applies defaults and checks every option; throws `REACTOR_OPTION_INVALID`. */
 export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
+  assertKnownKeys(options, APP_OPTION_KEYS, 'createMcpApp');
+  if (typeof options.sessions === 'object') assertKnownKeys(options.sessions, SESSION_OPTION_KEYS, 'createMcpApp sessions');
+  if (typeof options.auth === 'object') assertKnownKeys(options.auth, AUTH_OPTION_KEYS, 'createMcpApp auth');
   const path = routePath('path', options.path, '/mcp');
   const healthzPath = options.healthz === false ? undefined : routePath('healthz', options.healthz, '/healthz');
   const toolsetsPath = options.toolsetsRoute === false ? undefined : routePath('toolsetsRoute', options.toolsetsRoute, '/toolsets');

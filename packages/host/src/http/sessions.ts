@@ -6,6 +6,7 @@
  * no request in flight for that long is closed). A session belongs to the
  * tenant and principal that opened it; anyone else is told it does not exist.
  */
+import type { OptionKeys } from '../optionKeys.js';
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type EventStore, type McpServer } from '@modelcontextprotocol/server';
 import { errorMessage } from '../errors.js';
@@ -20,6 +21,9 @@ export interface McpAppSessionOptions {
   /** At most this many open sessions; past it `initialize` is answered 503. Default 1000. */
   readonly max?: number;
 }
+
+/** Every key of {@link McpAppSessionOptions} (`createMcpApp` refuses others). */
+export const SESSION_OPTION_KEYS: OptionKeys<McpAppSessionOptions> = { idleTimeoutMs: true, max: true };
 
 /** Default idle timeout of a session: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;

@@ -59,6 +59,7 @@ export function routeHookResources(server: McpServer, content: ServerContent): v
   shadow(server, 'registerResource', (name: string, uriOrTemplate: string | ResourceTemplate, config: HookResourceConfig, read: HookReadCallback): HookContentHandle => {
     const offered = { extension: 'onServer', spec: hookResource(name, uriOrTemplate, config, read) };
     content.resources = [...content.resources, offered];
+    if (offered.spec.complete) content.needCompletions();
     return contentHandle(`resource "${name}"`, {
       add: () => (content.resources = [...content.resources, offered]),
       take: () => (content.resources = content.resources.filter((r) => r !== offered)),
@@ -78,6 +79,7 @@ export function routeHookPrompts(server: McpServer, content: ServerContent): voi
     };
     const offered = { extension: 'onServer', spec };
     content.prompts = [...content.prompts, offered];
+    if (spec.complete) content.needCompletions();
     return contentHandle(`prompt "${name}"`, {
       add: () => (content.prompts = [...content.prompts, offered]),
       take: () => (content.prompts = content.prompts.filter((p) => p !== offered)),
@@ -96,11 +98,18 @@ function hookResource(name: string, uriOrTemplate: string | ResourceTemplate, co
     return { ...described, uri: uriOrTemplate, read: (uri, _variables, ctx) => read(uri, ctx) as ReturnType<ResourceSpec['read']> };
   }
   const list = uriOrTemplate.listCallback;
+  // The template's own completions, as a contributed template's `complete` (so completion/complete answers them).
+  const complete: Record<string, NonNullable<ResourceSpec['complete']>[string]> = {};
+  for (const variable of uriOrTemplate.uriTemplate.variableNames) {
+    const callback = uriOrTemplate.completeCallback(variable);
+    if (callback) complete[variable] = (value, _ctx, context) => callback(value, context);
+  }
   return {
     ...described,
     template: uriOrTemplate.uriTemplate.toString(),
     read: (uri, variables, ctx) => read(uri, variables, ctx) as ReturnType<ResourceSpec['read']>,
     ...(list ? { list: async (ctx: ServerContext) => (await list(ctx)).resources } : {}),
+    ...(Object.keys(complete).length > 0 ? { complete } : {}),
   };
 }
 

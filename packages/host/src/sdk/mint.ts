@@ -111,7 +111,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, stats: options.stats, requestState: options.requestState, middleware });
+  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState: options.requestState, middleware });
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);
@@ -141,8 +141,7 @@ async function runHooks(server: McpServer, blueprint: Blueprint, selection: Sele
       );
     } catch (error) {
       const message = `extension "${participant.name}": onServer failed; its action on this server is skipped (${errorMessage(error)}); hint: fix the hook, other extensions are unaffected`;
-      options.problems.add({ code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' });
-      participant.logger.error({ code: ErrorCodes.ON_SERVER_FAILED }, message);
+      options.problems.report(participant.logger, { code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' }, { cause: error });
     }
   }
 }

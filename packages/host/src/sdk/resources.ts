@@ -16,7 +16,7 @@ interface TemplateEntry {
   readonly template: UriTemplate;
 }
 
-export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, requestState, middleware }: Pick<ContentServices, 'subscriptions' | 'logger' | 'requestState' | 'middleware'>): void {
+export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, problems, requestState, middleware }: Pick<ContentServices, 'subscriptions' | 'logger' | 'problems' | 'requestState' | 'middleware'>): void {
   const low = server.server;
   const subscribable = content.resources.some((r) => r.spec.subscribe === true);
   low.registerCapabilities({ resources: subscribable ? { subscribe: true } : {} });
@@ -42,7 +42,11 @@ export function installResources(server: McpServer, content: ServerContent, { su
         for (const item of await offered.spec.list(ctx)) listed.push({ ...(offered.spec.mimeType !== undefined ? { mimeType: offered.spec.mimeType } : {}), ...item });
       } catch (error) {
         // One template's failing list costs that template's entries, not everyone's.
-        logger.error({ code: ErrorCodes.RESOURCE_INVALID, extension: offered.extension, resource: offered.spec.name }, `resource template "${offered.spec.name}" of extension "${offered.extension}": list() failed (${errorMessage(error)}); its resources are left out of resources/list`);
+        problems.report(
+          logger,
+          { code: ErrorCodes.RESOURCE_INVALID, extension: offered.extension, subject: offered.spec.name, phase: 'call', message: `resource template "${offered.spec.name}" of extension "${offered.extension}": list() failed (${errorMessage(error)}); its resources are left out of resources/list` },
+          { fields: { resource: offered.spec.name }, cause: error },
+        );
       }
     }
     return { resources: listed as never };

@@ -7,6 +7,7 @@
 import type { ServerMiddleware } from '../middlewareCalls.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
+import type { ProblemLog } from '../problems.js';
 import type { PromptSpec, ResourceSpec } from '../resource.js';
 import type { HostStats } from '../stats.js';
 import type { Blueprint, Offered } from '../blueprint.js';
@@ -21,12 +22,16 @@ import type { Subscriptions } from './subscriptions.js';
 export interface ServerContent {
   resources: ReadonlyArray<Offered<ResourceSpec>>;
   prompts: ReadonlyArray<Offered<PromptSpec>>;
+  /** Installs the completion handler (once), for a hook that adds something completable. */
+  needCompletions(): void;
 }
 
 /** What the content handlers use besides the tables. */
 export interface ContentServices {
   readonly subscriptions: Subscriptions;
   readonly logger: Logger;
+  /** Where a failure found while serving (a template's failing list()) is kept and logged. */
+  readonly problems: ProblemLog;
   readonly stats: HostStats;
   /** Seals the `requestState` of input-required results and verifies it on the retry (prompts/get, resources/read). */
   readonly requestState: RequestStateSeal;
@@ -40,7 +45,16 @@ export interface ContentServices {
  * server's tables (the SDK would otherwise refuse: the handlers already exist).
  */
 export function installContent(server: McpServer, blueprint: Blueprint, services: ContentServices): void {
-  const content: ServerContent = { resources: blueprint.resources, prompts: blueprint.prompts };
+  let completing = false;
+  const content: ServerContent = {
+    resources: blueprint.resources,
+    prompts: blueprint.prompts,
+    needCompletions: () => {
+      if (completing) return;
+      completing = true;
+      installCompletions(server, content);
+    },
+  };
   if (content.resources.length > 0) {
     installResources(server, content, services);
     routeHookResources(server, content);
@@ -49,5 +63,5 @@ export function installContent(server: McpServer, blueprint: Blueprint, services
     installPrompts(server, content, services);
     routeHookPrompts(server, content);
   }
-  if (content.resources.some((r) => r.spec.complete) || content.prompts.some((p) => p.spec.complete)) installCompletions(server, content);
+  if (content.resources.some((r) => r.spec.complete) || content.prompts.some((p) => p.spec.complete)) content.needCompletions();
 }

@@ -1,0 +1,77 @@
+/**
+ * The closing line of `.ci/run` ("tests: N passed, M failed"), which CI reads:
+ * `.ci/summary.mjs` counts vitest's `success: false` as a failure, and the
+ * EXIT trap in `.ci/run` prints the line whatever step failed. The trap is
+ * taken from `.ci/run` itself and run in a scratch directory.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const scratch: string[] = [];
+afterEach(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function workdir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'reactor-ci-'));
+  scratch.push(dir);
+  symlinkSync(path.join(repo, '.ci'), path.join(dir, '.ci'));
+  return dir;
+}
+
+function run(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd }, (error, stdout) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }));
+  });
+}
+
+const report = (fields: Record<string, unknown>) => JSON.stringify({ numPassedTests: 10, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, success: true, testResults: [], ...fields });
+
+describe('.ci/summary.mjs', () => {
+  it('counts vitest\'s success: false (an unhandled error) as a failure', async () => {
+    const dir = workdir();
+    writeFileSync(path.join(dir, 'r.json'), report({ success: false }));
+    const { code, stdout } = await run('node', ['.ci/summary.mjs', 'r.json'], dir);
+    expect(stdout).toBe('tests: 10 passed, 1 failed; vitest reported an error outside any test (success: false)\n');
+    expect(code).toBe(1);
+  });
+
+  it('passes a clean report', async () => {
+    const dir = workdir();
+    writeFileSync(path.join(dir, 'r.json'), report({}));
+    expect(await run('node', ['.ci/summary.mjs', 'r.json'], dir)).toEqual({ code: 0, stdout: 'tests: 10 passed, 0 failed\n' });
+  });
+
+  it('names the step a run failed at when the tests did not run', async () => {
+    const { code, stdout } = await run('node', ['.ci/summary.mjs', '--status', '2', '--step', 'lint', 'none.json'], workdir());
+    expect(stdout).toBe('tests: 0 passed, 1 failed; no test report at none.json (the run failed at step "lint", exit 2)\n');
+    expect(code).toBe(1);
+  });
+});
+
+describe('the EXIT trap of .ci/run', () => {
+  const source = readFileSync(path.join(repo, '.ci/run'), 'utf8');
+  const trap = source.slice(source.indexOf('current_step="setup"'), source.indexOf('# END closing-summary'));
+
+  it('prints the closing line when an early step fails, and keeps the failing exit code', async () => {
+    const dir = workdir();
+    writeFileSync(path.join(dir, 'fake-run'), `#!/usr/bin/env bash\nset -euo pipefail\n${trap}\nstep "lint"\nexit 3\n`, { mode: 0o755 });
+    const { code, stdout } = await run('bash', ['fake-run'], dir);
+    expect(code).toBe(3);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('tests: 0 passed, 1 failed; no test report at .vitest-report.json (the run failed at step "lint", exit 3)');
+  });
+
+  it('after the tests ran, prints their totals, and fails a run whose report says success: false', async () => {
+    const dir = workdir();
+    const body = `step "test (pnpm test)"\necho '${report({ success: false })}' > .vitest-report.json\nexit 0\n`;
+    writeFileSync(path.join(dir, 'fake-run'), `#!/usr/bin/env bash\nset -euo pipefail\n${trap}\n${body}`, { mode: 0o755 });
+    const { code, stdout } = await run('bash', ['fake-run'], dir);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('tests: 10 passed, 1 failed; vitest reported an error outside any test (success: false)');
+    expect(code).toBe(1);
+  });
+});
