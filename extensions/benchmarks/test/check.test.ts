@@ -14,6 +14,8 @@ describe('@reactor/ext-benchmarks passes reactor-mcp-server check', () => {
   it('has no error finding', async () => {
     const check = await checkPackage(packageRoot);
     expect(check.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    // Portable schemas (what the MCP Inspector warns about): none of its tools has a type union, an untyped {} or zod's integer bounds.
+    expect(check.findings.filter((f) => f.code.startsWith('schema-'))).toEqual([]);
     expect(check.extensions.length).toBeGreaterThan(0);
   });
 });

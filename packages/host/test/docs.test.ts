@@ -14,18 +14,15 @@ const packageRoot = resolve(here, '..');
 const repoRoot = resolve(packageRoot, '../..');
 const out = join(here, '.doc-examples');
 
-const sources = [join(packageRoot, 'README.md'), ...listDocs(join(repoRoot, 'docs'))];
-
 // Guides whose examples need another package are run by that package's own docs test.
 const RUN_ELSEWHERE = new Set(['adopting-a-server.md']); // packages/adopt/test/docs.test.ts
 
+// No try/catch: a docs folder that cannot be read must fail here, never run zero guides quietly.
 function listDocs(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((f) => f.endsWith('.md') && !RUN_ELSEWHERE.has(f)).map((f) => join(dir, f));
-  } catch {
-    return [];
-  }
+  return readdirSync(dir).filter((f) => f.endsWith('.md') && !RUN_ELSEWHERE.has(f)).map((f) => join(dir, f));
 }
+
+const sources = [join(packageRoot, 'README.md'), ...listDocs(join(repoRoot, 'docs'))];
 
 interface Example {
   file: string;
@@ -72,3 +69,11 @@ for (const file of sources) {
     });
   });
 }
+
+// A guard on the guard: the guides are found, so a broken listing cannot pass by running nothing.
+describe('the docs examples', () => {
+  it('come from the host README and every guide under docs/', () => {
+    const guides = sources.filter((f) => f.includes(`${join(repoRoot, 'docs')}`));
+    if (guides.length < 8) throw new Error(`expected the guides under docs/, found ${guides.length}`);
+  });
+});
