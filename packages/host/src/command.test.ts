@@ -53,6 +53,8 @@ describe('parseCommandOptions', () => {
       watch: false,
       logFormat: 'json',
       root: undefined,
+      redisUrl: undefined,
+      nodeId: undefined,
       help: false,
       version: false,
       command: 'serve',
@@ -324,6 +326,34 @@ describe('runCommand', () => {
     const { d } = deps([spaces()], { createMcpApp: app.createMcpApp });
     await start(['--allowed-host', 'mcp.example.com'], d);
     expect(app.made.options).toMatchObject({ allowedHosts: ['mcp.example.com'] });
+  });
+
+  it('connects to Redis for --redis-url / REACTOR_MCP_REDIS_URL, hands the app its store, bus and health check, names the node, and closes Redis on shutdown', async () => {
+    expect(parseCommandOptions([], { REACTOR_MCP_REDIS_URL: 'redis://cache:6379', REACTOR_MCP_NODE_ID: 'web-2' })).toMatchObject({ redisUrl: 'redis://cache:6379', nodeId: 'web-2' });
+    expect(() => parseCommandOptions(['--redis-url', 'http://cache'], {})).toThrow(/--redis-url.*is not a Redis URL/s);
+    expect(() => parseCommandOptions(['--node-id', 'web 1'], {})).toThrow(/--node-id.*is not a node name/s);
+    const app = fakeApp();
+    const asked: Array<{ url: string; sessionIdleTimeoutMs: number }> = [];
+    let redisClosed = false;
+    const redis = {
+      eventStore: { forSession: () => ({ storeEvent: () => Promise.resolve('1'), replayEventsAfter: () => Promise.resolve('s') }), endSession: () => Promise.resolve() },
+      bus: { publish: () => undefined, subscribe: () => () => undefined },
+      healthCheck: { name: 'redis', check: () => ({ ok: true }) },
+      close: () => ((redisClosed = true), Promise.resolve()),
+    };
+    const connectRedis: CommandDependencies['connectRedis'] = ({ url, sessionIdleTimeoutMs }) => (asked.push({ url, sessionIdleTimeoutMs }), Promise.resolve(redis));
+    const { d } = deps([spaces()], { createMcpApp: app.createMcpApp, connectRedis });
+    const r = await start(['--redis-url', 'redis://127.0.0.1:6390', '--node-id', 'web-1'], d);
+    expect(asked).toEqual([{ url: 'redis://127.0.0.1:6390', sessionIdleTimeoutMs: 30 * 60_000 }]);
+    expect(app.made.options).toMatchObject({ eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck], nodeId: 'web-1' });
+    await r.close();
+    expect(redisClosed).toBe(true);
+  });
+
+  it('fails at start-up naming @reactor/redis when --redis-url is given and the package is not installed', async () => {
+    const { d } = deps([spaces()], { createMcpApp: fakeApp().createMcpApp });
+    // The host does not depend on @reactor/redis, so from here it cannot be resolved: the real loader runs.
+    await expect(runCommand(['--redis-url', 'redis://127.0.0.1:6390', '--port', '0'], {}, d)).rejects.toMatchObject({ code: ErrorCodes.OPTION_INVALID, message: expect.stringMatching(/@reactor\/redis[\s\S]*pnpm add @reactor\/redis/) as unknown });
   });
 
   it('turns the toolsets tool off with --no-toolsets-tool', async () => {

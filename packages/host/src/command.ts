@@ -18,6 +18,7 @@ import { serveHttp } from './commandHttp.js';
 import { printServerJson } from './commandServerJson.js';
 import { COMMAND_HELP, invalid, parseCommandOptions, type CommandOptions } from './commandOptions.js';
 import { logSummary, warnUnknownToolsets } from './startupSummary.js';
+import { loadRedis, type CommandRedis, type CommandRedisOptions } from './commandRedis.js';
 import { HOST_VERSION } from './version.js';
 
 export { COMMAND_HELP, parseCommandOptions } from './commandOptions.js';
@@ -46,6 +47,8 @@ export interface CommandDependencies {
   exit: (code: number) => void;
   /** How long open requests may take to finish on shutdown, ms. Default 10 000. */
   shutdownGraceMs: number;
+  /** Connects to Redis for `--redis-url`; default: `@reactor/redis`'s `connectRedis`, imported only then. */
+  connectRedis: (options: CommandRedisOptions) => Promise<CommandRedis>;
   /** The application directory, when `--root` does not say; default: the nearest above the working directory. */
   root: string | undefined;
   /** Imports `@reactor/catalog` from the application when installed; default: located from `root`. */
@@ -92,6 +95,7 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
       const logger: Logger = pino({ level, name }, pino.destination({ dest: 2, sync: true }));
       return logger;
     },
+    connectRedis: loadRedis,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     interactive: process.stderr.isTTY === true,

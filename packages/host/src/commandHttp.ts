@@ -31,11 +31,17 @@ async function catalogFor(options: CommandOptions, deps: CommandDependencies, lo
   return catalog;
 }
 
+/** The command's session idle timeout: the app's default (`DEFAULT_SESSION_IDLE_MS`, not imported so stdio mode never loads the HTTP modules). */
+const SESSION_IDLE_MS = 30 * 60_000;
+
 export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<RunningCommand> {
   // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
   const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
+  const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger });
   const app = await deps.createMcpApp(host, {
     ...(auth.app ? { auth: auth.app } : {}),
+    ...(redis ? { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck] } : {}),
+    ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     path: options.path,
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
     ignoreQueryKeys: options.ignoreQueryKeys,
@@ -74,6 +80,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
   } catch (error) {
     auth.close();
     await app.close();
+    await redis?.close();
     throw invalid(`flag "--port" / "--host"`, `cannot listen on ${options.host}:${options.port} (${errorMessage(error)})`, undefined, undefined, 'choose another --port (0 picks a free one) or --host');
   }
   const url = `http://${urlHost(options.host)}:${(server.address() as AddressInfo).port}${options.path}`;
@@ -95,6 +102,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
         if (inFlight.size > 0) logger.warn({ requests: inFlight.size }, `${inFlight.size} request(s) still open after ${deps.shutdownGraceMs} ms; closing them`);
       }
       await app.close();
+      await redis?.close();
       server.closeAllConnections();
       await closed;
       await host.stop();

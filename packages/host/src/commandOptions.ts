@@ -41,6 +41,10 @@ export interface CommandOptions {
   readonly logFormat: 'json' | 'pretty';
   /** The application directory (holding its package.json); undefined: the nearest at or above the working directory. */
   readonly root: string | undefined;
+  /** Redis shared by replicas (`@reactor/redis`, loaded only then); undefined: nothing is shared. */
+  readonly redisUrl: string | undefined;
+  /** This replica's name, sent as `X-Reactor-Node`; undefined: no header. */
+  readonly nodeId: string | undefined;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -83,6 +87,8 @@ const FLAGS = {
   watch: { type: 'boolean' },
   'log-format': { type: 'string' },
   root: { type: 'string' },
+  'redis-url': { type: 'string' },
+  'node-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...AUTH_FLAGS,
@@ -127,6 +133,10 @@ Options (flags win over environment variables):
   --root DIR                  REACTOR_MCP_ROOT            the application directory (its package.json lists the
                                                           extensions); default: the nearest at or above the
                                                           working directory
+  --redis-url URL             REACTOR_MCP_REDIS_URL       share session streams and change events with other replicas
+                                                          through Redis (needs the @reactor/redis package installed)
+  --node-id NAME              REACTOR_MCP_NODE_ID         this replica's name, sent as the X-Reactor-Node header
+                                                          (default: no header)
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 ${AUTH_HELP}
@@ -251,6 +261,12 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   for (const origin of corsOrigins ?? []) {
     if (normalizeOrigin(origin) === undefined) throw invalid(corsFrom, 'names something that is not an origin', 'scheme://host[:port] without a path, such as https://app.example.com, or *', describeValue(origin));
   }
+  const redisUrl = pick('redis-url', 'REACTOR_MCP_REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl.value)) {
+    throw invalid(redisUrl.from, 'is not a Redis URL', 'redis://[[user]:password@]host[:port][/db] or rediss://…', describeValue(redisUrl.value.replace(/:[^:@/]*@/, ':***@')));
+  }
+  const nodeId = pick('node-id', 'REACTOR_MCP_NODE_ID');
+  if (nodeId !== undefined && !/^[\x21-\x7e]{1,200}$/.test(nodeId.value)) throw invalid(nodeId.from, 'is not a node name', 'visible ASCII characters without spaces, such as web-1', describeValue(nodeId.value));
   const ignoreQueryKeys = strings.get('ignore-query-key') ?? [];
   if (ignoreQueryKeys.some((k) => k.trim() === '')) throw invalid('flag "--ignore-query-key"', 'is empty', 'a query key such as utm_source');
 
@@ -276,6 +292,8 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     watch: booleans.has('watch'),
     logFormat: oneOf('log-format', 'REACTOR_MCP_LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     root: text('root', 'REACTOR_MCP_ROOT', '') || undefined,
+    redisUrl: redisUrl?.value,
+    nodeId: nodeId?.value,
     help: booleans.has('help'),
     version: booleans.has('version'),
     command: subcommand,

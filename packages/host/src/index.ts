@@ -45,7 +45,8 @@ export { HOST_VERSION } from './version.js';
 // serving
 export { createMcpApp } from './http/app.js';
 export type { McpApp } from './http/app.js';
-export type { McpAppOptions } from './http/options.js';
+export type { McpAppOptions, McpAppHealthCheck } from './http/options.js';
+export type { SessionScopedEventStore } from './http/sessionEventStore.js';
 export type { McpAppSessionOptions } from './http/sessions.js';
 export type { McpAppAuthOptions } from './http/auth.js';
 export type { HealthzBody, HealthzExtension, ToolsetsBody } from './http/infoRoutes.js';

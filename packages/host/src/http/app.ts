@@ -151,7 +151,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     if (route.kind === 'metadata') return auth?.metadata(request) ?? Response.json(jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Not Found'), { status: 404 });
     if (route.kind === 'healthz') {
       const authInfo = await authenticate(request, auth?.protectHealthz === true);
-      return authInfo instanceof Response ? authInfo : healthzResponse(host, closing !== undefined);
+      return authInfo instanceof Response ? authInfo : healthzResponse(host, closing !== undefined, resolved.healthChecks);
     }
     if (route.kind === 'toolsets') {
       // Unprotected, a presented token still counts: it decides which toolsets are denied.
@@ -218,6 +218,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown): Promise<void> {
+    if (resolved.nodeId !== undefined) res.setHeader('x-reactor-node', resolved.nodeId);
     const target = splitTarget(req.url);
     if (!target) return writeJson(res, 400, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Bad Request: the request target must be a path'));
     const method = (req.method ?? 'GET').toUpperCase();

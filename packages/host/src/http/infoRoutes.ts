@@ -6,6 +6,7 @@
 import type { ExtensionStatus, HostDescription, McpHost } from '../host.js';
 import type { Selection } from '../selection.js';
 import type { TokenCounter } from '../tokens.js';
+import type { McpAppHealthCheck } from './options.js';
 
 /** One extension in the `/healthz` body: its status without its name (the key). */
 export type HealthzExtension = Omit<ExtensionStatus, 'name'>;
@@ -27,6 +28,8 @@ export interface HealthzBody {
   problems: number;
   /** True once `close()` started. */
   closing?: true;
+  /** The app's `healthChecks`, by name (absent when it has none). */
+  checks?: Record<string, { ok: boolean; detail?: string }>;
 }
 
 /**
@@ -36,21 +39,28 @@ export interface HealthzBody {
  * fix it. It is 503 once `close()` started, so a load balancer drains the
  * instance.
  */
-export function healthzResponse(host: McpHost, closing: boolean): Response {
+export function healthzResponse(host: McpHost, closing: boolean, healthChecks: readonly McpAppHealthCheck[] = []): Response {
   const report = host.report();
+  const checks: Record<string, { ok: boolean; detail?: string }> = {};
+  for (const c of healthChecks) {
+    const result = c.check();
+    checks[c.name] = { ok: result.ok, ...(result.detail !== undefined ? { detail: result.detail } : {}) };
+  }
+  const checksOk = Object.values(checks).every((c) => c.ok);
   const extensions: Record<string, HealthzExtension> = {};
   for (const { name, ...status } of report.extensions) extensions[name] = status;
   const body: HealthzBody = {
     // Up and serving: one failed extension does not make the server unhealthy (it serves
     // around it); `degraded` and each extension's state say what is missing.
     ok: !closing,
-    degraded: !report.ok,
+    degraded: !report.ok || !checksOk,
     name: report.name,
     version: report.version,
     revision: report.revision,
     extensions,
     problems: report.problems.length,
     ...(closing ? { closing: true as const } : {}),
+    ...(healthChecks.length > 0 ? { checks } : {}),
   };
   return Response.json(body, { status: closing ? 503 : 200, headers: { 'cache-control': 'no-store' } });
 }

@@ -14,6 +14,7 @@ import type { CatalogRenderer } from './catalog.js';
 import { normalizeOrigin } from './cors.js';
 import { normalizeAllowedHost } from './guards.js';
 import type { ServerCardOptions } from './serverCard.js';
+import type { SessionScopedEventStore } from './sessionEventStore.js';
 import { SESSION_OPTION_KEYS, type McpAppSessionOptions } from './sessions.js';
 
 /** Default request body limit: 4 MiB. */
@@ -31,9 +32,11 @@ export interface McpAppOptions {
    * Resumable streams for sessions (the SDK's `EventStore`). Each session gets
    * its own view of it: event ids name their session, and a `Last-Event-ID`
    * from another session resolves to nothing (400), so one session can never
-   * replay another's events.
+   * replay another's events. A store that scopes sessions itself
+   * (`forSession`/`endSession`, e.g. `@reactor/redis`) is asked for each
+   * session's store instead, and told when a session ends.
    */
-  readonly eventStore?: EventStore;
+  readonly eventStore?: EventStore | SessionScopedEventStore;
   /**
    * Where the host's changes are published for 2026-07-28 `subscriptions/listen`
    * streams (the SDK's `ServerEventBus`): tools/prompts/resources list changed
@@ -84,6 +87,18 @@ export interface McpAppOptions {
    * is reported, not obeyed). Default `false`.
    */
   readonly readOnly?: boolean;
+  /**
+   * This replica's name, sent as the `X-Reactor-Node` response header on every
+   * route (so operators and tests see which node answered). Default: no header.
+   */
+  readonly nodeId?: string;
+  /**
+   * Checks of what the app relies on (a shared store, say), run on each
+   * `GET /healthz`: a failing one makes the body `degraded: true` with its
+   * detail under `checks`, but the status stays 200 — a shared dependency
+   * being down must not make a balancer drain every replica at once.
+   */
+  readonly healthChecks?: readonly McpAppHealthCheck[];
   /** Where the app logs. Default: the host's logger. */
   readonly logger?: Logger;
   /**
@@ -126,7 +141,17 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   catalog: true,
   tokenCounter: true,
   serverCard: true,
+  nodeId: true,
+  healthChecks: true,
 };
+
+/** One `/healthz` check (see `McpAppOptions.healthChecks`). */
+export interface McpAppHealthCheck {
+  /** Its key under `checks` in the `/healthz` body. */
+  readonly name: string;
+  /** Synchronous and cheap: it reports a state kept elsewhere (a connection's), never does I/O. */
+  check(): { readonly ok: boolean; readonly detail?: string };
+}
 
 /** The options with defaults applied. */
 export interface ResolvedAppOptions {
@@ -143,6 +168,8 @@ export interface ResolvedAppOptions {
   readonly corsOrigins: readonly string[] | undefined;
   readonly catalog: CatalogRenderer | undefined;
   readonly serverCard: ServerCardOptions | undefined;
+  readonly nodeId: string | undefined;
+  readonly healthChecks: readonly McpAppHealthCheck[];
 }
 
 function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
@@ -249,5 +276,21 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     corsOrigins: originList(options.corsOrigins),
     catalog: options.catalog === false ? undefined : options.catalog,
     serverCard,
+    nodeId: nodeIdOption(options.nodeId),
+    healthChecks: healthChecksOption(options.healthChecks),
   };
+}
+
+function nodeIdOption(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  // A header value: visible ASCII only, so it can never split or forge a header.
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(value)) throw invalid('nodeId', 'is not a node name', value, 'a non-empty name of visible ASCII characters (no spaces), such as "web-1"');
+  return value;
+}
+
+function healthChecksOption(value: unknown): readonly McpAppHealthCheck[] {
+  if (value === undefined) return [];
+  const valid = Array.isArray(value) && value.every((c: unknown) => typeof c === 'object' && c !== null && typeof (c as McpAppHealthCheck).name === 'string' && typeof (c as McpAppHealthCheck).check === 'function');
+  if (!valid) throw invalid('healthChecks', 'is not a list of checks', value, 'an array of { name, check() }');
+  return value as readonly McpAppHealthCheck[];
 }

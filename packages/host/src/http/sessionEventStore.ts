@@ -10,6 +10,31 @@
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
+/**
+ * An event store that keeps sessions apart itself (a Redis stream per
+ * session, say): `createMcpApp({ eventStore })` asks it for each session's
+ * store instead of wrapping a shared one, and tells it when a session ended
+ * (DELETE or idle timeout) so it can drop that session's events at once.
+ * Not called when the app closes: the events outlive the process (their
+ * store's own expiry ends them), so another replica can still replay them.
+ */
+export interface SessionScopedEventStore {
+  /** The store of session `sessionId`: its event ids must resolve to nothing in any other session's store. */
+  forSession(sessionId: string): EventStore;
+  /** Session `sessionId` ended: its events may go. */
+  endSession(sessionId: string): Promise<void>;
+}
+
+/** True when `store` scopes sessions itself. */
+export function isSessionScoped(store: EventStore | SessionScopedEventStore): store is SessionScopedEventStore {
+  return typeof (store as Partial<SessionScopedEventStore>).forSession === 'function' && typeof (store as Partial<SessionScopedEventStore>).endSession === 'function';
+}
+
+/** The store session `sessionId` uses: its own from a scoped store, else the prefixed view of a shared one. */
+export function eventStoreForSession(store: EventStore | SessionScopedEventStore, sessionId: string): EventStore {
+  return isSessionScoped(store) ? store.forSession(sessionId) : sessionEventStore(store, sessionId);
+}
+
 /** Separates the session from the rest of an id; session ids are UUIDs, so it never occurs in one. */
 const SEPARATOR = '~';
 

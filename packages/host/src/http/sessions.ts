@@ -12,7 +12,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type EventStor
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { jsonRpcError, JsonRpcCodes, requestIdOf } from './guards.js';
-import { sessionEventStore } from './sessionEventStore.js';
+import { eventStoreForSession, isSessionScoped, type SessionScopedEventStore } from './sessionEventStore.js';
 
 /** The `sessions` option when given as an object. */
 export interface McpAppSessionOptions {
@@ -70,7 +70,7 @@ export class SessionStore {
 
   constructor(
     limits: McpAppSessionOptions,
-    private readonly transportOptions: { readonly eventStore?: EventStore | undefined; readonly retryInterval?: number | undefined },
+    private readonly transportOptions: { readonly eventStore?: EventStore | SessionScopedEventStore | undefined; readonly retryInterval?: number | undefined },
     private readonly logger: Logger,
   ) {
     this.idleTimeoutMs = limits.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
@@ -109,7 +109,7 @@ export class SessionStore {
       const eventStore = this.transportOptions.eventStore;
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => sessionId,
-        ...(eventStore ? { eventStore: sessionEventStore(eventStore, sessionId) } : {}),
+        ...(eventStore ? { eventStore: eventStoreForSession(eventStore, sessionId) } : {}),
         ...(this.transportOptions.retryInterval !== undefined ? { retryInterval: this.transportOptions.retryInterval } : {}),
         onsessioninitialized: (id) => {
           registered = true;
@@ -118,7 +118,7 @@ export class SessionStore {
       });
       // Set before connect(): the SDK chains an existing onclose, so both run.
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) this.forget(transport.sessionId);
+        if (transport.sessionId !== undefined) this.forget(transport.sessionId, !this.closed);
       };
       await server.connect(transport);
       return await transport.handleRequest(init.request, { parsedBody: init.parsedBody, ...(init.authInfo ? { authInfo: init.authInfo } : {}) });
@@ -163,7 +163,7 @@ export class SessionStore {
   /** Closes every session (bounded by `timeoutMs`) and refuses new ones. */
   async close(timeoutMs = 5_000): Promise<void> {
     this.closed = true;
-    const closing = [...this.sessions.values()].map((s) => this.end(s, 'the app closed'));
+    const closing = [...this.sessions.values()].map((s) => this.end(s, 'the app closed', false));
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
@@ -184,11 +184,16 @@ export class SessionStore {
     this.logger.debug({ session: session.id, sessions: this.sessions.size, tenant: session.tenant }, 'session opened');
   }
 
-  private forget(id: string): void {
+  /** Drops session `id`; `ended` (DELETE, idle — not the app closing) also drops its stored events. */
+  private forget(id: string, ended: boolean): void {
     const session = this.sessions.get(id);
     if (!session) return;
     if (session.timer) clearTimeout(session.timer);
     this.sessions.delete(id);
+    const store = this.transportOptions.eventStore;
+    if (ended && store && isSessionScoped(store)) {
+      store.endSession(id).catch((error: unknown) => this.logger.warn({ session: id }, `dropping the events of ended session ${id} failed: ${errorMessage(error)}; they expire with the idle timeout`));
+    }
     this.logger.debug({ session: id, sessions: this.sessions.size }, 'session ended');
   }
 
@@ -208,8 +213,8 @@ export class SessionStore {
     void this.end(session, 'idle');
   }
 
-  private async end(session: Session, why: string): Promise<void> {
-    this.forget(session.id);
+  private async end(session: Session, why: string, ended = true): Promise<void> {
+    this.forget(session.id, ended);
     try {
       await session.server.close();
     } catch (error) {

@@ -1,0 +1,89 @@
+/**
+ * Everything a replica needs from Redis, from one URL: the session event
+ * store, the change bus and a `/healthz` check, over two connections (one
+ * for commands, one subscriber). Redis being down never stops a replica:
+ * start-up waits a bounded time, then serves on and keeps reconnecting with
+ * backoff; `/healthz` says `degraded` meanwhile.
+ */
+import type { McpAppHealthCheck, Logger } from '@reactor/host';
+import { createClient } from '@redis/client';
+import { RedisServerEventBus } from './eventBus.js';
+import { RedisEventStore, type RedisConnection } from './eventStore.js';
+
+/** Options of {@link connectRedis}. */
+export interface ConnectRedisOptions {
+  /** `redis://[[user]:password@]host[:port][/db]` (or `rediss://`). */
+  readonly url: string;
+  /** The session idle timeout, ms: how long a session's events outlive its last one. */
+  readonly sessionIdleTimeoutMs: number;
+  readonly logger: Logger;
+  /** Prefix of every key and channel. Default `reactor:mcp`. */
+  readonly keyPrefix?: string;
+  /** How long start-up waits for Redis before serving degraded, ms. Default 5000. */
+  readonly connectTimeoutMs?: number;
+}
+
+/** A replica's Redis: pass `eventStore`, `bus` and `healthCheck` to `createMcpApp`. */
+export interface ReactorRedis {
+  readonly eventStore: RedisEventStore;
+  readonly bus: RedisServerEventBus;
+  /** `redis` under `/healthz` `checks`: not ok while either connection is down. */
+  readonly healthCheck: McpAppHealthCheck;
+  /** Closes both connections. */
+  close(): Promise<void>;
+}
+
+/** Reconnect delay: doubling from 50 ms to at most 5 s, with jitter so replicas do not reconnect in step. */
+export function reconnectDelay(retries: number): number {
+  const base = Math.min(5_000, 50 * 2 ** Math.min(retries, 7));
+  return Math.round(base / 2 + Math.random() * (base / 2));
+}
+
+/** Connects to Redis at `options.url` (bounded wait; serves degraded if it is down). */
+export async function connectRedis(options: ConnectRedisOptions): Promise<ReactorRedis> {
+  const logger = options.logger.child({ component: 'redis' });
+  const where = redactedUrl(options.url);
+  // Commands fail at once while Redis is down instead of queueing without bound.
+  const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { reconnectStrategy: reconnectDelay } }) as unknown as RedisConnection;
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (!down) logger.warn({ err: error }, `Redis at ${where} is unreachable (${error.message}); serving without it and reconnecting`);
+    down = true;
+  });
+  client.on('ready', () => {
+    if (down) logger.info({}, `Redis at ${where} is reachable again`);
+    down = false;
+  });
+  const timeoutMs = options.connectTimeoutMs ?? 5_000;
+  let timer: NodeJS.Timeout | undefined;
+  const connecting = client.connect().then(() => true, () => false);
+  const connected = await Promise.race([connecting, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+  clearTimeout(timer);
+  if (!connected) logger.warn({}, `Redis at ${where} did not answer within ${timeoutMs} ms; serving degraded (2026-07-28 and stateless requests are unaffected) and reconnecting in the background`);
+  const eventStore = new RedisEventStore(client, { ttlMs: options.sessionIdleTimeoutMs, ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}) });
+  const bus = await RedisServerEventBus.connect(client, { logger, ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}) });
+  return {
+    eventStore,
+    bus,
+    healthCheck: {
+      name: 'redis',
+      check: () => (bus.connected ? { ok: true } : { ok: false, detail: `Redis at ${where} is unreachable; reconnecting` }),
+    },
+    async close() {
+      await bus.close();
+      if (client.isReady) await client.close();
+      else client.destroy();
+    },
+  };
+}
+
+/** The URL without its password, for logs and `/healthz`. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable Redis URL)';
+  }
+}

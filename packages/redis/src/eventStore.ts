@@ -1,0 +1,124 @@
+/**
+ * Resumable SSE streams kept in Redis, so a `Last-Event-ID` can be replayed
+ * by whichever replica the client reaches. One Redis stream per session
+ * (`XADD … MAXLEN ~`), holding the events of all that session's SDK streams;
+ * each write refreshes the key's TTL to the session idle timeout, so an
+ * abandoned session's events expire with it, and `endSession` deletes them at
+ * once on DELETE. Event ids name their session and SDK stream
+ * (`<session>/<stream>/<redis entry id>`): an id from another session, or
+ * whose entry expired or was trimmed, resolves to nothing.
+ */
+import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { SessionScopedEventStore } from '@reactor/host';
+import type { RedisClientType } from '@redis/client';
+import { DEFAULT_KEY_PREFIX, sessionEventsKey } from './keys.js';
+
+/** Options of {@link RedisEventStore}. */
+export interface RedisEventStoreOptions {
+  /** How long a session's events outlive its last event, ms: use the session idle timeout. */
+  readonly ttlMs: number;
+  /** About how many events a session keeps (`MAXLEN ~`); older ones cannot be replayed. Default 1000. */
+  readonly maxEventsPerSession?: number;
+  /** Prefix of every key. Default `reactor:mcp`. */
+  readonly keyPrefix?: string;
+}
+
+/** The connection the store writes through (any connected node-redis client). */
+export type RedisConnection = RedisClientType;
+
+/** Entries read per `XRANGE` while replaying. */
+const REPLAY_BATCH = 200;
+
+/** A parsed event id. */
+interface EventRef {
+  readonly sessionId: string;
+  readonly streamId: string;
+  readonly entryId: string;
+}
+
+/** Splits `<session>/<stream>/<entry>`; session ids are UUIDs and entry ids `ms-seq`, so neither holds a `/`. */
+export function parseEventId(eventId: string): EventRef | undefined {
+  const first = eventId.indexOf('/');
+  const last = eventId.lastIndexOf('/');
+  if (first <= 0 || last <= first + 1) return undefined;
+  const entryId = eventId.slice(last + 1);
+  if (!/^\d+-\d+$/.test(entryId)) return undefined;
+  return { sessionId: eventId.slice(0, first), streamId: eventId.slice(first + 1, last), entryId };
+}
+
+/**
+ * A `SessionScopedEventStore` over Redis: pass it as `createMcpApp({ eventStore })`.
+ *
+ * @example
+ * ```ts
+ * const store = new RedisEventStore(client, { ttlMs: 30 * 60_000 });
+ * const app = createMcpApp(host, { eventStore: store });
+ * ```
+ */
+export class RedisEventStore implements SessionScopedEventStore {
+  private readonly ttlMs: number;
+  private readonly maxEvents: number;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    options: RedisEventStoreOptions,
+  ) {
+    if (!Number.isFinite(options.ttlMs) || options.ttlMs <= 0) throw new RangeError(`@reactor/redis: RedisEventStore option "ttlMs" must be a positive number of ms (the session idle timeout); received ${String(options.ttlMs)}`);
+    this.ttlMs = Math.ceil(options.ttlMs);
+    this.maxEvents = options.maxEventsPerSession ?? 1000;
+    this.prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  }
+
+  /** The Redis key of session `sessionId`'s events (for operators and tests). */
+  keyOf(sessionId: string): string {
+    return sessionEventsKey(this.prefix, sessionId);
+  }
+
+  forSession(sessionId: string): EventStore {
+    const key = this.keyOf(sessionId);
+    const redis = this.redis;
+    const { ttlMs, maxEvents } = this;
+    /** The event `eventId` names, if it is this session's and still stored. */
+    const ownEntry = async (eventId: string): Promise<EventRef | undefined> => {
+      const ref = parseEventId(eventId);
+      if (!ref || ref.sessionId !== sessionId) return undefined;
+      const [entry] = (await redis.xRange(key, ref.entryId, ref.entryId)) ?? [];
+      return entry?.message['stream'] === ref.streamId ? ref : undefined;
+    };
+    return {
+      async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+        const [reply] = await redis
+          .multi()
+          .xAdd(key, '*', { stream: streamId, message: JSON.stringify(message) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxEvents } })
+          .pExpire(key, ttlMs)
+          .exec();
+        // Typed as node-redis's reply wrapper; on the wire (RESP2 and 3) it is a plain string.
+        const added: unknown = reply;
+        if (typeof added !== 'string') throw new Error(`@reactor/redis: XADD to ${key} answered ${JSON.stringify(added)}, expected an entry id`);
+        return `${sessionId}/${streamId}/${added}`;
+      },
+      async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+        return (await ownEntry(eventId))?.streamId;
+      },
+      async replayEventsAfter(lastEventId, { send }) {
+        const ref = await ownEntry(lastEventId);
+        if (!ref) throw new Error(`@reactor/redis: event id "${lastEventId}" names no stored event of session ${sessionId}`);
+        let after = ref.entryId;
+        for (;;) {
+          const batch = (await redis.xRange(key, `(${after}`, '+', { COUNT: REPLAY_BATCH })) ?? [];
+          for (const entry of batch) {
+            if (entry.message['stream'] !== ref.streamId) continue;
+            await send(`${sessionId}/${ref.streamId}/${entry.id}`, JSON.parse(String(entry.message['message'])) as JSONRPCMessage);
+          }
+          if (batch.length < REPLAY_BATCH) return ref.streamId;
+          after = batch[batch.length - 1]!.id;
+        }
+      },
+    };
+  }
+
+  async endSession(sessionId: string): Promise<void> {
+    await this.redis.del(this.keyOf(sessionId));
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Replicas for the tests: a host served by `createMcpApp` over a real HTTP
+ * listener on 127.0.0.1, wired to Redis the way the command wires it.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type McpHost } from '@reactor/host';
+import { connectRedis, type ReactorRedis } from '../../src/index.js';
+
+/** Signs 2026-07-28 request state; every replica shares it. */
+const REQUEST_STATE_KEY = 'a-test-request-state-key-of-more-than-32-bytes';
+
+/** A tool that is always there, and four resources a 2025 session can subscribe to. */
+export const base = defineExtension({
+  manifest: { name: 'base', version: '1.0.0' },
+  tools: () => [defineTool({ name: 'ping', description: 'Answers pong.', inputSchema: {}, handler: () => 'pong' })],
+  resources: () =>
+    ['a', 'b', 'c', 'd'].map((name) => ({ name, uri: `test://${name}`, subscribe: true, read: (uri: URL) => ({ contents: [{ uri: uri.href, text: name }] }) })),
+});
+
+/** An extension the tests disable. */
+export const guard = defineExtension({
+  manifest: { name: 'guard', version: '1.0.0' },
+  tools: () => [defineTool({ name: 'guarded', description: 'Disappears when guard is disabled.', inputSchema: {}, handler: () => 'ok' })],
+});
+
+/** One replica. */
+export interface TestNode {
+  readonly name: string;
+  readonly host: McpHost;
+  readonly redis: ReactorRedis;
+  /** `http://127.0.0.1:<port>/mcp` */
+  readonly url: URL;
+  close(): Promise<void>;
+}
+
+/** Starts replica `name` on Redis `redisUrl` under key prefix `keyPrefix`. */
+export async function startNode(name: string, redisUrl: string, keyPrefix: string, connectTimeoutMs = 5_000): Promise<TestNode> {
+  const host = await buildHost([base, guard], { logger: silentLogger, strict: true, requestStateKey: REQUEST_STATE_KEY });
+  const redis = await connectRedis({ url: redisUrl, sessionIdleTimeoutMs: 60_000, logger: silentLogger, keyPrefix, connectTimeoutMs });
+  const app = createMcpApp(host, { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck], nodeId: name });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    name,
+    host,
+    redis,
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    async close() {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await redis.close();
+      await host.stop();
+    },
+  };
+}
+
+export const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const;
+
+/** A POST of `body` to `url`. */
+export async function post(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return await fetch(url, { method: 'POST', headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify(body) });
+}
+
+/** Opens a 2025-11-25 session on `url`; answers the headers its later requests carry. */
+export async function openSession(url: URL): Promise<Record<string, string>> {
+  const response = await post(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'redis-test', version: '1.0.0' } } });
+  const id = response.headers.get('mcp-session-id');
+  await response.text();
+  if (!id) throw new Error(`initialize opened no session (HTTP ${response.status})`);
+  const headers = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+  const initialized = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  await initialized.text();
+  return headers;
+}
+
+/** The 2026-07-28 `_meta` every such request carries. */
+export const META_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'redis-test', version: '1.0.0' },
+};
+
+/** One 2026-07-28 request (`method` with `params`). */
+export async function post2026(url: URL, id: number, method: string, params: Record<string, unknown>): Promise<Response> {
+  return await post(url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: META_2026 } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method });
+}
+
+/**
+ * Opens the standalone GET stream of a 2025 session. Node sends a response's
+ * headers with its first byte, and the SDK writes nothing on this stream
+ * until an event (or its 15 s keep-alive), so `fetch` resolves only once an
+ * event arrives: `poke` is called until it does.
+ */
+export async function openGetStream(node: TestNode, session: Record<string, string>, poke: () => Promise<unknown>): Promise<Response> {
+  let settled = false;
+  const getting = fetch(node.url, { headers: { ...session, accept: 'text/event-stream' } }).finally(() => {
+    settled = true;
+  });
+  while (!settled) await poke();
+  return await getting;
+}

@@ -1,0 +1,142 @@
+/**
+ * Two replicas ("nodes") in one process, sharing one real Redis: what one
+ * node stores or publishes, the other can replay or hears.
+ */
+import { createClient } from '@redis/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startRedis, type TestRedis } from './helpers/redisServer.js';
+import { openGetStream, openSession, post, post2026, startNode, type TestNode } from './helpers/nodes.js';
+import { readSse, type SseEvent } from './helpers/sse.js';
+
+let redis: TestRedis;
+let inspector: ReturnType<typeof createClient>;
+let nodes: TestNode[] = [];
+let run = 0;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  inspector = createClient({ url: redis.url });
+  inspector.on('error', () => undefined);
+  await inspector.connect();
+});
+afterAll(async () => {
+  await inspector?.close();
+  await redis?.stop();
+});
+afterEach(async () => {
+  await Promise.all(nodes.map((n) => n.close()));
+  nodes = [];
+});
+
+/** Two nodes on a key prefix of their own, so tests never see each other's keys. */
+async function twoNodes(): Promise<{ a: TestNode; b: TestNode; prefix: string }> {
+  const prefix = `test${++run}`;
+  const a = await startNode('node-a', redis.url, prefix);
+  const b = await startNode('node-b', redis.url, prefix);
+  nodes.push(a, b);
+  return { a, b, prefix };
+}
+
+/** Subscribes a 2025 session to `uri`, reading the answer whole. */
+async function subscribe(node: TestNode, session: Record<string, string>, id: number, uri: string): Promise<void> {
+  const response = await post(node.url, { jsonrpc: '2.0', id, method: 'resources/subscribe', params: { uri } }, session);
+  const body = await response.text();
+  expect(response.status, body).toBe(200);
+  expect(body).toContain('"result"');
+}
+
+/** The URI a stored `notifications/resources/updated` names. */
+const uriOf = (message: JSONRPCMessage) => ('params' in message ? (message.params as { uri: string }).uri : undefined);
+
+const resourceUpdated = (event: SseEvent) => (event.message['params'] as { uri: string }).uri;
+
+describe('a GET stream of a 2025 session', () => {
+  it('resumes from Last-Event-ID with exactly the missed events, in order — read back through the other node’s store', async () => {
+    const { a, b } = await twoNodes();
+    const session = await openSession(a.url);
+    const sessionId = session['mcp-session-id']!;
+    for (const [id, uri] of [[2, 'test://a'], [3, 'test://b'], [4, 'test://c'], [5, 'test://d']] as const) await subscribe(a, session, id, uri);
+    const get = await openGetStream(a, session, () => a.host.notifyResourceUpdated('test://a'));
+    expect(get.status).toBe(200);
+    expect(get.headers.get('x-reactor-node')).toBe('node-a');
+    const stream = readSse(get);
+    // Read up to a marker event: everything up to it reached the client.
+    await a.host.notifyResourceUpdated('test://b');
+    let seen: SseEvent;
+    do seen = await stream.next();
+    while (resourceUpdated(seen) !== 'test://b');
+    expect(seen.id?.startsWith(`${sessionId}/`)).toBe(true);
+    stream.close();
+
+    // Missed while disconnected: stored all the same (notifyResourceUpdated waits for the store).
+    await a.host.notifyResourceUpdated('test://c');
+    await a.host.notifyResourceUpdated('test://d');
+
+    const replayed: Array<[string, JSONRPCMessage]> = [];
+    const onB = b.redis.eventStore.forSession(sessionId);
+    const streamId = await onB.replayEventsAfter(seen.id!, { send: (id, message) => Promise.resolve(void replayed.push([id, message])) });
+    expect(streamId).toBe(await onB.getStreamIdForEventId?.(seen.id!));
+    expect(replayed.map(([, m]) => uriOf(m))).toEqual(['test://c', 'test://d']);
+    expect(new Set(replayed.map(([id]) => id)).size).toBe(2);
+
+    // The same replay over HTTP, on the node holding the session: same events, same ids.
+    const resumed = await fetch(a.url, { headers: { ...session, accept: 'text/event-stream', 'last-event-id': seen.id! } });
+    expect(resumed.status).toBe(200);
+    const again = readSse(resumed);
+    const overHttp = [await again.next(), await again.next()];
+    again.close();
+    expect(overHttp.map((e) => [e.id, resourceUpdated(e)])).toEqual(replayed.map(([id, m]) => [id, uriOf(m)]));
+  });
+
+  it('resolves an event id of another session to nothing, on either node', async () => {
+    const { a, b } = await twoNodes();
+    const first = await openSession(a.url);
+    const second = await openSession(b.url);
+    await subscribe(a, first, 2, 'test://a');
+    const stream = readSse(await openGetStream(a, first, () => a.host.notifyResourceUpdated('test://a')));
+    const { id } = await stream.next();
+    stream.close();
+
+    const foreign = b.redis.eventStore.forSession(second['mcp-session-id']!);
+    expect(await foreign.getStreamIdForEventId?.(id!)).toBeUndefined();
+    await expect(foreign.replayEventsAfter(id!, { send: () => Promise.resolve() })).rejects.toThrow(/names no stored event/);
+    // Disguised as the other session's: the entry is not in its stream.
+    const disguised = `${second['mcp-session-id']!}${id!.slice(first['mcp-session-id']!.length)}`;
+    expect(await foreign.getStreamIdForEventId?.(disguised)).toBeUndefined();
+    const refused = await fetch(b.url, { headers: { ...second, accept: 'text/event-stream', 'last-event-id': disguised } });
+    expect(refused.status).toBe(400);
+    await refused.body?.cancel();
+  });
+});
+
+describe('change events', () => {
+  it('host.disable() on node A reaches a 2026-07-28 listen stream on node B', async () => {
+    const { a, b } = await twoNodes();
+    const listen = await post2026(b.url, 7, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+    expect(listen.status).toBe(200);
+    const stream = readSse(listen);
+    expect((await stream.next()).message['method']).toBe('notifications/subscriptions/acknowledged');
+    await a.host.disable('guard');
+    expect((await stream.next()).message['method']).toBe('notifications/tools/list_changed');
+    stream.close();
+  });
+});
+
+describe('keys', () => {
+  it('are set to expire with the session idle timeout, and none is left after DELETE', async () => {
+    const { a, prefix } = await twoNodes();
+    const session = await openSession(a.url);
+    await subscribe(a, session, 2, 'test://a');
+    await a.host.notifyResourceUpdated('test://a'); // stored though no GET stream is open
+    const key = a.redis.eventStore.keyOf(session['mcp-session-id']!);
+    expect(await inspector.keys(`${prefix}:*`)).toEqual([key]);
+    const ttl = await inspector.pTTL(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+
+    const deleted = await fetch(a.url, { method: 'DELETE', headers: session });
+    expect(deleted.status).toBe(200);
+    await vi.waitFor(async () => expect(await inspector.keys(`${prefix}:*`)).toEqual([]));
+  });
+});
