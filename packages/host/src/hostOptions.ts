@@ -5,6 +5,7 @@
 import type { Logger } from './logger.js';
 import type { ServerFactory } from './sdk/mint.js';
 import type { TokenCounter } from './tokens.js';
+import type { TelemetryOptions } from './telemetry/requestTelemetry.js';
 
 /** Options of {@link buildHost}. */
 export interface HostOptions {
@@ -24,6 +25,11 @@ export interface HostOptions {
   readonly strict?: boolean;
   /** Default time limit of a tool call, ms. Default 120 000; 0 disables. */
   readonly toolTimeoutMs?: number;
+  /**
+   * OpenTelemetry spans for tools/call, prompts/get and resources/read, by the
+   * MCP semantic conventions (docs/observability.md). Default: off, nothing wrapped.
+   */
+  readonly telemetry?: TelemetryOptions;
   /** Time limit of each `onServer` hook, ms. Default 5 000. */
   readonly onServerTimeoutMs?: number;
   /** Time limit of each `onStart` hook, ms. Default 30 000. */
