@@ -4,14 +4,17 @@
  * `resources/read`, named `{mcp.method.name} {target}`, continuing the trace
  * a client put in `params._meta.traceparent` / `tracestate`.
  *
+ * Each also records the `mcp.server.operation.duration` histogram.
+ *
  * Off unless the host is given `telemetry`: servers of a host without it
  * install their handlers unwrapped, so the hot path pays nothing (not even a
  * no-op tracer call). Only `@opentelemetry/api` is used; the application
  * registers (or passes) the SDK that records and exports.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TextMapGetter, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { HOST_VERSION } from '../version.js';
+import { metricAttributes, operationDuration } from './operationDuration.js';
 
 /** Turns OpenTelemetry on for a host (see docs/observability.md). */
 export interface TelemetryOptions {
@@ -25,6 +28,11 @@ export interface TelemetryOptions {
    * globally registered propagator (a Node SDK registers W3C trace context).
    */
   readonly propagator?: TextMapPropagator;
+  /**
+   * Where the `mcp.server.operation.duration` histogram goes. Default: the
+   * globally registered provider (`metrics.setGlobalMeterProvider`).
+   */
+  readonly meterProvider?: MeterProvider;
 }
 
 /** The traced methods. */
@@ -73,6 +81,7 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
 export function requestTelemetry(options: TelemetryOptions | undefined): RequestTelemetry | undefined {
   if (options === undefined) return undefined;
   const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE, HOST_VERSION);
+  const recordDuration = operationDuration((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE, HOST_VERSION));
   const extract = (meta: Record<string, unknown>) => (options.propagator ? options.propagator.extract(ROOT_CONTEXT, meta, metaGetter) : propagation.extract(ROOT_CONTEXT, meta, metaGetter));
   return {
     async around(method, target, ctx, protocolVersion, answer) {
@@ -87,29 +96,37 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = ctx.sessionId;
       if (protocolVersion !== undefined) attributes['mcp.protocol.version'] = protocolVersion;
       const span = tracer.startSpan(`${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
+      const started = performance.now();
+      // Kept alongside the span (whose attributes the API cannot read back) for the metric.
       const notes: RequestNotes = {
         offeredBy(extension, toolset) {
           span.setAttribute('reactor.extension', extension);
-          if (toolset !== undefined) span.setAttribute('reactor.toolset', toolset);
+          attributes['reactor.extension'] = extension;
+          if (toolset !== undefined) {
+            span.setAttribute('reactor.toolset', toolset);
+            attributes['reactor.toolset'] = toolset;
+          }
         },
       };
       try {
         const result = await context.with(trace.setSpan(parent, span), () => answer(notes));
-        if (isToolError(result)) fail(span, 'tool_error', toolErrorText(result));
+        if (isToolError(result)) fail(span, attributes, 'tool_error', toolErrorText(result));
         return result;
       } catch (error) {
         span.recordException(error instanceof Error ? error : String(error));
-        fail(span, errorType(error), error instanceof Error ? error.message : String(error));
+        fail(span, attributes, errorType(error), error instanceof Error ? error.message : String(error));
         throw error;
       } finally {
         span.end();
+        recordDuration((performance.now() - started) / 1000, metricAttributes(attributes));
       }
     },
   };
 }
 
-function fail(span: Span, type: string, message: string): void {
+function fail(span: Span, attributes: Attributes, type: string, message: string): void {
   span.setAttribute('error.type', type);
+  attributes['error.type'] = type;
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
