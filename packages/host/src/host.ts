@@ -28,6 +28,7 @@ import { createRequestStateSeal, type RequestStateSeal } from './sdk/requestStat
 import { Registry, type ExtensionRecord } from './registry.js';
 import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './resolve.js';
 import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
+import { requestTelemetry, type RequestTelemetry } from './telemetry/requestTelemetry.js';
 import { Subscriptions } from './sdk/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
 import { createStats, type HostStats } from './stats.js';
@@ -61,6 +62,7 @@ export class McpHost {
   private readonly cache: HostCache;
   private readonly subscriptions = new Subscriptions();
   private readonly requestState: RequestStateSeal;
+  private readonly telemetry: RequestTelemetry | undefined;
   private readonly changes: ChangeFeed;
   private readonly listTool: ServedTool;
 
@@ -71,6 +73,7 @@ export class McpHost {
     this.version = options.version ?? HOST_VERSION;
     this.logger = options.logger ?? createStderrLogger('warn', { name: this.name });
     this.requestState = createRequestStateSeal({ key: options.requestStateKey, logger: this.logger });
+    this.telemetry = requestTelemetry(options.telemetry);
     this.changes = new ChangeFeed((error) => this.logger.error({}, `a host change listener threw: ${errorMessage(error)}`));
     this.cache = new HostCache(options.maxCachedSelections ?? 64);
     this.registry = new Registry({
@@ -248,6 +251,7 @@ export class McpHost {
       subscriptions: this.subscriptions,
       stats: this.stats,
       requestState: this.requestState,
+      telemetry: this.telemetry,
     };
     return {
       now: (selection: Selection) => mintServerNow(blueprint, selection, options).server,

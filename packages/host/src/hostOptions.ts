@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import type { OptionKeys } from './optionKeys.js';
 import type { ServerFactory } from './sdk/mint.js';
 import type { TokenCounter } from './tokens.js';
+import type { TelemetryOptions } from './telemetry/requestTelemetry.js';
 
 /** Options of {@link buildHost}. */
 export interface HostOptions {
@@ -25,6 +26,11 @@ export interface HostOptions {
   readonly strict?: boolean;
   /** Default time limit of a tool call, ms. Default 120 000; 0 disables. */
   readonly toolTimeoutMs?: number;
+  /**
+   * OpenTelemetry spans for tools/call, prompts/get and resources/read, by the
+   * MCP semantic conventions (docs/observability.md). Default: off, nothing wrapped.
+   */
+  readonly telemetry?: TelemetryOptions;
   /** Time limit of each `onServer` hook, ms. Default 5 000. */
   readonly onServerTimeoutMs?: number;
   /** Time limit of each `onStart` hook, ms. Default 30 000. */
@@ -60,6 +66,7 @@ export const HOST_OPTION_KEYS: OptionKeys<HostOptions> = {
   onStopTimeoutMs: true,
   maxCachedSelections: true,
   requestStateKey: true,
+  telemetry: true,
 };
 
 /** Options of a build, describe or read. */

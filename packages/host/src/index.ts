@@ -33,6 +33,7 @@ export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, Deferre
 export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
 export { buildHost, McpHost } from './host.js';
 export type { HostOptions, BuildOptions, DescribeOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
+export type { TelemetryOptions } from './telemetry/requestTelemetry.js';
 export type { HostChange, HostChangeListener } from './changes.js';
 export type { DescribedToolFilter } from './hostReport.js';
 export type { TokenCounter, ToolTokens } from './tokens.js';

@@ -19,7 +19,7 @@
  * A per-server overlay, made only when an `onServer` hook changes a tool,
  * keeps hooks' changes to their own server.
  */
-import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../errors.js';
 import type { OnServerContext } from '../extension.js';
 import type { Logger } from '../logger.js';
@@ -35,6 +35,7 @@ import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
+import { NO_NOTES, type RequestNotes, type RequestTelemetry } from '../telemetry/requestTelemetry.js';
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
 export type ServerFactory = (name: string, instructions: string) => McpServer;
@@ -51,6 +52,8 @@ export interface MintOptions {
   readonly stats: HostStats;
   /** Seals the `requestState` of input-required results and verifies it on the retry. */
   readonly requestState: RequestStateSeal;
+  /** Spans for tools/call, prompts/get and resources/read; `undefined` (the default) wraps nothing. */
+  readonly telemetry?: RequestTelemetry | undefined;
 }
 
 /** The default factory: a plain SDK server advertising logging. */
@@ -95,9 +98,10 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   low.registerCapabilities({ tools: {}, logging: {} });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
-  low.setRequestHandler('tools/call', async (request, ctx) => {
+  const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown> | undefined } }, ctx: ServerContext, notes: RequestNotes) => {
     const tool = table.get(request.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    notes.offeredBy(tool.extension, tool.spec.toolset);
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
     const opened = await options.requestState.open(ctx, target);
@@ -106,12 +110,19 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
       : await tool.invoke(request.params.arguments, opened, connection);
     if (isInputRequiredResult(result)) return await options.requestState.seal(result, target, ctx);
     return low.projectCallToolResult(result, tool.outputJson);
-  });
+  };
+  const telemetry = options.telemetry;
+  low.setRequestHandler(
+    'tools/call',
+    telemetry
+      ? (request, ctx) => telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), (notes) => callTool(request, ctx, notes))
+      : (request, ctx) => callTool(request, ctx, NO_NOTES),
+  );
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState: options.requestState, middleware });
+  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState: options.requestState, middleware, telemetry: options.telemetry });
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);

@@ -8,6 +8,7 @@ import { resolveSchema, type JsonSchemaObject } from '../schema.js';
 import type { HostStats } from '../stats.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { ContentServices, ServerContent } from './serverContent.js';
+import { NO_NOTES, type RequestNotes } from '../telemetry/requestTelemetry.js';
 
 function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: string; description?: string; required?: boolean }> {
   if (!spec.argsSchema) return [];
@@ -21,7 +22,7 @@ function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: stri
   }));
 }
 
-export function installPrompts(server: McpServer, content: ServerContent, { stats, requestState, middleware }: Pick<ContentServices, 'stats' | 'requestState' | 'middleware'>): void {
+export function installPrompts(server: McpServer, content: ServerContent, { stats, requestState, middleware, telemetry }: Pick<ContentServices, 'stats' | 'requestState' | 'middleware' | 'telemetry'>): void {
   const low = server.server;
   low.registerCapabilities({ prompts: {} });
   low.setRequestHandler('prompts/list', () => ({
@@ -32,16 +33,24 @@ export function installPrompts(server: McpServer, content: ServerContent, { stat
       arguments: promptArguments(spec, stats),
     })),
   }));
-  low.setRequestHandler('prompts/get', async (request, ctx) => {
+  type GetRequest = { params: { name: string; arguments?: Record<string, string> | undefined } };
+  const answer = async (request: GetRequest, ctx: Parameters<PromptSpec['get']>[1], notes: RequestNotes) => {
     const offered = content.prompts.find((p) => p.spec.name === request.params.name);
     if (!offered) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+    notes.offeredBy(offered.extension);
     if (!middleware) return await get(offered, request.params.name, request.params.arguments ?? {}, ctx);
     return await protocolErrorOnFailure(
       middleware.around('prompts/get', { name: request.params.name, arguments: request.params.arguments }, ctx, (args) =>
         get(offered, request.params.name, (args ?? {}) as Record<string, string | undefined>, ctx),
       ),
     );
-  });
+  };
+  low.setRequestHandler(
+    'prompts/get',
+    telemetry
+      ? (request, ctx) => telemetry.around('prompts/get', request.params.name, ctx, low.getNegotiatedProtocolVersion(), (notes) => answer(request, ctx, notes))
+      : (request, ctx) => answer(request, ctx, NO_NOTES),
+  );
   const get = async (offered: ServerContent['prompts'][number], name: string, raw: Record<string, string | undefined>, ctx: Parameters<PromptSpec['get']>[1]) => {
     let args: Record<string, string | undefined> = raw;
     if (offered.spec.argsSchema) {

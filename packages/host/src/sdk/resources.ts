@@ -10,13 +10,14 @@ import type { ResourceSpec } from '../resource.js';
 import type { Offered } from '../blueprint.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { ContentServices, ServerContent } from './serverContent.js';
+import { NO_NOTES, type RequestNotes } from '../telemetry/requestTelemetry.js';
 
 interface TemplateEntry {
   readonly offered: Offered<ResourceSpec>;
   readonly template: UriTemplate;
 }
 
-export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, problems, requestState, middleware }: Pick<ContentServices, 'subscriptions' | 'logger' | 'problems' | 'requestState' | 'middleware'>): void {
+export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, problems, requestState, middleware, telemetry }: Pick<ContentServices, 'subscriptions' | 'logger' | 'problems' | 'requestState' | 'middleware' | 'telemetry'>): void {
   const low = server.server;
   const subscribable = content.resources.some((r) => r.spec.subscribe === true);
   low.registerCapabilities({ resources: subscribable ? { subscribe: true } : {} });
@@ -60,22 +61,33 @@ export function installResources(server: McpServer, content: ServerContent, { su
       ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
     })),
   }));
-  const read = async (uri: string, ctx: Parameters<ResourceSpec['read']>[2]) => {
+  const read = async (uri: string, ctx: Parameters<ResourceSpec['read']>[2], notes: RequestNotes) => {
     const { fixed, templates } = index();
     const target = `resources/read:${uri}`;
     const exact = fixed.get(uri);
-    if (exact) return await requestState.seal(await exact.spec.read(new URL(uri), {}, await requestState.open(ctx, target)), target, ctx);
+    if (exact) {
+      notes.offeredBy(exact.extension);
+      return await requestState.seal(await exact.spec.read(new URL(uri), {}, await requestState.open(ctx, target)), target, ctx);
+    }
     for (const { offered, template } of templates) {
       const variables = template.match(uri);
-      if (variables) return await requestState.seal(await offered.spec.read(new URL(uri), variables, await requestState.open(ctx, target)), target, ctx);
+      if (variables) {
+        notes.offeredBy(offered.extension);
+        return await requestState.seal(await offered.spec.read(new URL(uri), variables, await requestState.open(ctx, target)), target, ctx);
+      }
     }
     throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${uri} not found`, { uri });
   };
-  low.setRequestHandler('resources/read', async (request, ctx) => {
-    const uri = request.params.uri;
-    if (!middleware) return await read(uri, ctx);
-    return await protocolErrorOnFailure(middleware.around('resources/read', { uri, arguments: undefined }, ctx, () => read(uri, ctx)));
-  });
+  const answer = async (uri: string, ctx: Parameters<ResourceSpec['read']>[2], notes: RequestNotes) => {
+    if (!middleware) return await read(uri, ctx, notes);
+    return await protocolErrorOnFailure(middleware.around('resources/read', { uri, arguments: undefined }, ctx, () => read(uri, ctx, notes)));
+  };
+  low.setRequestHandler(
+    'resources/read',
+    telemetry
+      ? (request, ctx) => telemetry.around('resources/read', request.params.uri, ctx, low.getNegotiatedProtocolVersion(), (notes) => answer(request.params.uri, ctx, notes))
+      : (request, ctx) => answer(request.params.uri, ctx, NO_NOTES),
+  );
   if (subscribable) {
     const canSubscribe = (uri: string) =>
       index().fixed.get(uri)?.spec.subscribe === true || index().templates.some(({ offered, template }) => offered.spec.subscribe === true && template.match(uri) !== null);

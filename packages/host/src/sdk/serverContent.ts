@@ -17,6 +17,7 @@ import { installPrompts } from './prompts.js';
 import { installResources } from './resources.js';
 import type { RequestStateSeal } from './requestState.js';
 import type { Subscriptions } from './subscriptions.js';
+import type { RequestTelemetry } from '../telemetry/requestTelemetry.js';
 
 /** A server's resources and prompts: the blueprint's until a hook adds one. */
 export interface ServerContent {
@@ -37,6 +38,8 @@ export interface ContentServices {
   readonly requestState: RequestStateSeal;
   /** The blueprint's middleware around `resources/read` and `prompts/get`, when any wraps them. */
   readonly middleware?: ServerMiddleware | undefined;
+  /** Spans for `resources/read` and `prompts/get`, when the host traces. */
+  readonly telemetry?: RequestTelemetry | undefined;
 }
 
 /**

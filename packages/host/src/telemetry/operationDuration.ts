@@ -1,0 +1,44 @@
+/**
+ * The `mcp.server.operation.duration` histogram of the MCP semantic
+ * conventions: seconds per request, by method, tool or prompt, outcome and
+ * the offering extension. Resource URIs are left out of the attributes
+ * (spans carry them): URIs from templates are unbounded, a metric must not be.
+ */
+import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
+
+/** The instrument's name, as the convention spells it. */
+export const OPERATION_DURATION = 'mcp.server.operation.duration';
+
+/** The convention's advised bucket boundaries, in seconds. */
+const BOUNDARIES = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/** Records one request's duration. */
+export type DurationRecorder = (seconds: number, attributes: Attributes) => void;
+
+/** The histogram on `meter`, as a recorder. */
+export function operationDuration(meter: Meter): DurationRecorder {
+  const histogram: Histogram = meter.createHistogram(OPERATION_DURATION, {
+    description: 'Duration of an MCP request as seen by the server.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: BOUNDARIES },
+  });
+  return (seconds, attributes) => histogram.record(seconds, attributes);
+}
+
+/** Span attributes a metric may carry: everything but per-request identifiers and URIs. */
+const METRIC_ATTRIBUTES = ['mcp.method.name', 'gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name', 'mcp.protocol.version', 'error.type', 'reactor.extension', 'reactor.toolset'];
+
+/**
+ * The metric's attributes from a request's span attributes. A tool or prompt
+ * name is kept only once an extension was found offering it, so names a
+ * client made up never become series.
+ */
+export function metricAttributes(span: Attributes): Attributes {
+  const picked: Attributes = {};
+  for (const key of METRIC_ATTRIBUTES) if (span[key] !== undefined) picked[key] = span[key];
+  if (picked['reactor.extension'] === undefined) {
+    delete picked['gen_ai.tool.name'];
+    delete picked['gen_ai.prompt.name'];
+  }
+  return picked;
+}

@@ -1,0 +1,152 @@
+/**
+ * OpenTelemetry for the requests a minted server answers, by the semantic
+ * conventions for MCP: one SERVER span per `tools/call`, `prompts/get` and
+ * `resources/read`, named `{mcp.method.name} {target}`, continuing the trace
+ * a client put in `params._meta.traceparent` / `tracestate`.
+ *
+ * Each also records the `mcp.server.operation.duration` histogram.
+ *
+ * Off unless the host is given `telemetry`: servers of a host without it
+ * install their handlers unwrapped, so the hot path pays nothing (not even a
+ * no-op tracer call). Only `@opentelemetry/api` is used; the application
+ * registers (or passes) the SDK that records and exports.
+ */
+import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { HOST_VERSION } from '../version.js';
+import { metricAttributes, operationDuration } from './operationDuration.js';
+
+/** Turns OpenTelemetry on for a host (see docs/observability.md). */
+export interface TelemetryOptions {
+  /**
+   * Where spans go. Default: the globally registered provider
+   * (`trace.setGlobalTracerProvider`, which a Node SDK's `start()` does).
+   */
+  readonly tracerProvider?: TracerProvider;
+  /**
+   * Reads the caller's trace context from `params._meta`. Default: the
+   * globally registered propagator (a Node SDK registers W3C trace context).
+   */
+  readonly propagator?: TextMapPropagator;
+  /**
+   * Where the `mcp.server.operation.duration` histogram goes. Default: the
+   * globally registered provider (`metrics.setGlobalMeterProvider`).
+   */
+  readonly meterProvider?: MeterProvider;
+}
+
+/** The traced methods. */
+export type TracedMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** What a handler learns while answering that the span should carry. */
+export interface RequestNotes {
+  /** The extension (and toolset, for tools) offering the tool, prompt or resource served. */
+  offeredBy(extension: string, toolset?: string): void;
+}
+
+/** Notes of an untraced request: nothing to record. */
+export const NO_NOTES: RequestNotes = { offeredBy: () => undefined };
+
+/** Traces one server's requests. */
+export interface RequestTelemetry {
+  /**
+   * Runs `answer` inside a server span for `method` on `target` (tool or
+   * prompt name, resource URI); `protocolVersion` is the connection's, once negotiated.
+   */
+  around<T>(method: TracedMethod, target: string, ctx: ServerContext, protocolVersion: string | undefined, answer: (notes: RequestNotes) => Promise<T>): Promise<T>;
+}
+
+/** The tracer name spans are recorded under (the instrumentation scope). */
+export const INSTRUMENTATION_SCOPE = '@reactor/host';
+
+const TARGET_ATTRIBUTE: Record<TracedMethod, string> = {
+  'tools/call': 'gen_ai.tool.name',
+  'prompts/get': 'gen_ai.prompt.name',
+  'resources/read': 'mcp.resource.uri',
+};
+
+/** Reads `traceparent`/`tracestate` from a request's `_meta` (string values only). */
+const metaGetter: TextMapGetter<Record<string, unknown>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    return typeof value === 'string' ? value : undefined;
+  },
+};
+
+/**
+ * The request telemetry of a host's servers, or `undefined` when the host was
+ * given no `telemetry` (then nothing is wrapped).
+ */
+export function requestTelemetry(options: TelemetryOptions | undefined): RequestTelemetry | undefined {
+  if (options === undefined) return undefined;
+  const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE, HOST_VERSION);
+  const recordDuration = operationDuration((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE, HOST_VERSION));
+  const extract = (meta: Record<string, unknown>) => (options.propagator ? options.propagator.extract(ROOT_CONTEXT, meta, metaGetter) : propagation.extract(ROOT_CONTEXT, meta, metaGetter));
+  return {
+    async around(method, target, ctx, protocolVersion, answer) {
+      const meta = ctx.mcpReq._meta;
+      const parent = meta ? extract(meta) : ROOT_CONTEXT;
+      const attributes: Attributes = {
+        'mcp.method.name': method,
+        [TARGET_ATTRIBUTE[method]]: target,
+        'jsonrpc.request.id': String(ctx.mcpReq.id),
+      };
+      if (method === 'tools/call') attributes['gen_ai.operation.name'] = 'execute_tool';
+      if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = ctx.sessionId;
+      if (protocolVersion !== undefined) attributes['mcp.protocol.version'] = protocolVersion;
+      const span = tracer.startSpan(`${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
+      const started = performance.now();
+      // Kept alongside the span (whose attributes the API cannot read back) for the metric.
+      const notes: RequestNotes = {
+        offeredBy(extension, toolset) {
+          span.setAttribute('reactor.extension', extension);
+          attributes['reactor.extension'] = extension;
+          if (toolset !== undefined) {
+            span.setAttribute('reactor.toolset', toolset);
+            attributes['reactor.toolset'] = toolset;
+          }
+        },
+      };
+      try {
+        const result = await context.with(trace.setSpan(parent, span), () => answer(notes));
+        if (isToolError(result)) fail(span, attributes, 'tool_error', toolErrorText(result));
+        return result;
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        fail(span, attributes, errorType(error), error instanceof Error ? error.message : String(error));
+        throw error;
+      } finally {
+        span.end();
+        recordDuration((performance.now() - started) / 1000, metricAttributes(attributes));
+      }
+    },
+  };
+}
+
+function fail(span: Span, attributes: Attributes, type: string, message: string): void {
+  span.setAttribute('error.type', type);
+  attributes['error.type'] = type;
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/** A JSON-RPC error's code (the convention's choice), else the error's class name. */
+function errorType(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'number') return String(code);
+    if (error instanceof Error) return error.name;
+  }
+  return '_OTHER';
+}
+
+function isToolError(result: unknown): result is { isError: true; content?: unknown } {
+  return typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
+}
+
+/** The first text block of an error result, for the span status. */
+function toolErrorText(result: { content?: unknown }): string {
+  const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
+  const text = typeof first === 'object' && first !== null ? (first as { text?: unknown }).text : undefined;
+  return typeof text === 'string' ? text : 'tool_error';
+}
