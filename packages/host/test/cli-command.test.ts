@@ -1,9 +1,8 @@
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../src/errors.js';
@@ -78,7 +77,8 @@ describe('the reactor-mcp-server command', () => {
   const importMarker = () => app.scratch('benchmarks-imported');
 
   beforeAll(async () => {
-    await promisify(execFile)('pnpm', ['--filter', '@reactor/host', 'build'], { cwd: hostDir });
+    // No rebuild here: `pnpm test` builds first, and a build empties dist/ while other test files run from it.
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run pnpm build (pnpm test does) before this test`);
     app = await layoutApp('pnpm', (scratch) => [
       {
         name: '@acme/ext-spaces',

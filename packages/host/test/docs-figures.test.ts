@@ -62,7 +62,11 @@ function commandsIn(text: string): { real: string[]; missing: string[] } {
     const exists = existsSync(dir) && readdirSync(dir).some((f) => pattern.test(f));
     (exists ? real : missing).push(`npx vitest run ${target}`);
   }
-  for (const [, file] of text.matchAll(/\bnode ((?:scripts|\.ci|packages|apps)\/[^\s`]+)/g)) (existsSync(path.join(repo, file!)) ? real : missing).push(`node ${file}`);
+  for (const [, file] of text.matchAll(/\bnode ((?:scripts|\.ci|packages|apps)\/[^\s`]+)/g)) {
+    // A built file (`…/dist/x.js`) is checked by its source, which exists whatever state a build is in.
+    const source = file!.includes('/dist/') ? file!.replace('/dist/', '/src/').replace(/\.js$/, '.ts') : file!;
+    (existsSync(path.join(repo, source)) ? real : missing).push(`node ${file}`);
+  }
   for (const [, file] of text.matchAll(/([\w.-]+\.test\.ts)/g)) (testFiles.has(file!) ? real : missing).push(file!);
   return { real, missing };
 }

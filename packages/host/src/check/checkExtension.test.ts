@@ -55,7 +55,8 @@ describe('checkExtension', () => {
     const check = await checkExtension(
       withTools(
         { ...echo, name: 'scalar', inputSchema: z.string() },
-        { ...echo, name: 'nullable', outputSchema: z.object({ notes: z.string().nullable() }) },
+        // The host writes zod's nullable portably (anyOf); a plain JSON Schema is served as written.
+        { ...echo, name: 'nullable', outputSchema: { type: 'object', properties: { notes: { type: ['string', 'null'] } } } },
       ),
     );
     expect(codes(check)).toContain('error schema-unconvertible');
@@ -76,7 +77,7 @@ describe('checkExtension', () => {
   });
 
   it('checks tool extensions: wrap must be a function, schemas must convert', async () => {
-    const check = await checkExtension(defineExtension({ manifest: { name: 'ext', version: '1.0.0' }, toolExtensions: () => [['echo', { wrap: 'nope' as never, inputSchema: z.object({ any: z.unknown() }) }]] }));
+    const check = await checkExtension(defineExtension({ manifest: { name: 'ext', version: '1.0.0' }, toolExtensions: () => [['echo', { wrap: 'nope' as never, inputSchema: { type: 'object', properties: { any: {} } } }]] }));
     expect(codes(check)).toEqual(['error tool-extension-invalid', 'warning schema-untyped']);
   });
 

@@ -38,8 +38,10 @@ describe('portabilityIssues', () => {
   });
 
   it("flags zod's default safe-integer bounds, and not real ones", () => {
-    const json = resolveSchema(z.object({ count: z.number().int(), page: z.number().int().min(1).max(100) })).json;
-    expect(rules(json)).toEqual(['integer-bounds inputSchema.properties.count']);
+    // The host's own conversion drops zod's bounds (so a zod schema comes out clean); a schema written with them is flagged.
+    expect(rules(resolveSchema(z.object({ count: z.number().int(), page: z.number().int().min(1).max(100) })).json)).toEqual([]);
+    const written = { type: 'object', properties: { count: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 }, page: { type: 'integer', minimum: 1, maximum: 100 } } };
+    expect(rules(written)).toEqual(['integer-bounds inputSchema.properties.count']);
   });
 
   it('walks arrays of subschemas and quotes names that are not identifiers', () => {
