@@ -151,10 +151,13 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     throw error;
   }
   const { running, ended } = served;
+  // Signals first: a SIGTERM sent as soon as the summary starts to appear (a slow stderr pipe can
+  // hold a long pretty summary mid-write) must still shut down gracefully.
+  const stoppable = closeOnSignals(running, ended, deps, logger);
   logSummary(host, options, running, logger);
   warnUnknownToolsets(host, options, logger);
   if (deps.interactive && running.url !== undefined) deps.stderr(`\n  ${options.name} is serving MCP at ${running.url}\n  (Streamable HTTP; Ctrl+C stops it)\n\n`);
-  return closeOnSignals(running, ended, deps, logger);
+  return stoppable;
 }
 
 /** SIGINT/SIGTERM (or the stdio client closing) shut the command down and exit. */
