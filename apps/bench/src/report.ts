@@ -37,6 +37,7 @@ const LABELS: Record<ScenarioKey, string> = {
   'call.fastmcp': 'tools/call — fastmcp, stateless',
   'call.session': 'tools/call — SDK, one long-lived session',
   'call.reactorMiddleware2026': 'tools/call — Reactor, 2026-07-28, one no-op middleware on every call',
+  'call.reactorMiddlewareOff2026': 'tools/call — the same process, its middleware toolset not selected',
 };
 
 /** The throughput table: requests per second (median over rounds) per scenario and tool count. */
@@ -68,7 +69,7 @@ export function targetRows(run: RunResults): TargetRow[] {
       rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.session', 'tools/call per request: Reactor 2026-07-28 ÷ one long-lived SDK session', 0.6));
       rows.push(ratioRow(t, tools, 'call.reactor2025', 'call.fastmcp', 'tools/call per request: Reactor 2025 stateless ÷ fastmcp stateless', 1));
       rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.fastmcp', 'tools/call per request: Reactor 2026-07-28 ÷ fastmcp stateless', 1));
-      rows.push(ratioRow(t, tools, 'call.reactorMiddleware2026', 'call.reactor2026', 'tools/call per request, 2026-07-28: one no-op middleware on ÷ off', 0.9));
+      rows.push(ratioRow(t, tools, 'call.reactorMiddleware2026', 'call.reactorMiddlewareOff2026', 'tools/call per request, 2026-07-28: one no-op middleware on ÷ off (one process)', 0.9));
     }
   }
   const m = run.memory;

@@ -24,11 +24,20 @@ describe('per-round ratios', () => {
 });
 
 describe('rotation', () => {
-  it('starts each round one item later, so no scenario always runs first', () => {
+  it('starts every two rounds one item later (the second of them backwards), so no scenario always runs first', () => {
     expect(rotation(['a', 'b', 'c'], 0)).toEqual(['a', 'b', 'c']);
-    expect(rotation(['a', 'b', 'c'], 1)).toEqual(['b', 'c', 'a']);
-    expect(rotation(['a', 'b', 'c'], 5)).toEqual(['c', 'a', 'b']);
+    expect(rotation(['a', 'b', 'c'], 1)).toEqual(['c', 'b', 'a']);
+    expect(rotation(['a', 'b', 'c'], 2)).toEqual(['b', 'c', 'a']);
+    expect(rotation(['a', 'b', 'c'], 3)).toEqual(['a', 'c', 'b']);
+    expect(rotation(['a', 'b', 'c'], 10)).toEqual(['c', 'a', 'b']);
     expect(rotation([], 3)).toEqual([]);
+  });
+
+  it('runs backwards every other round, so of two neighbours each meets the server first half the time', () => {
+    const firstOfPair = (round: number) => rotation(['x', 'on', 'off', 'y'], round).find((k) => k === 'on' || k === 'off');
+    const firsts = Array.from({ length: 12 }, (_, round) => firstOfPair(round));
+    expect(firsts.filter((k) => k === 'on')).toHaveLength(6);
+    expect(firsts.filter((k) => k === 'off')).toHaveLength(6);
   });
 });
 

@@ -68,6 +68,9 @@ export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInf
 }
 
 function report(failure: MiddlewareFailure, method: MiddlewareMethod, reporting: MiddlewareReporting): void {
-  reporting.problems.add({ code: ErrorCodes.MIDDLEWARE_FAILED, extension: failure.extension, subject: failure.middleware, message: failure.message, phase: 'call' });
-  reporting.logger.error({ code: ErrorCodes.MIDDLEWARE_FAILED, extension: failure.extension, middleware: failure.middleware, method }, failure.message);
+  reporting.problems.report(
+    reporting.logger,
+    { code: ErrorCodes.MIDDLEWARE_FAILED, extension: failure.extension, subject: failure.middleware, message: failure.message, phase: 'call' },
+    { fields: { middleware: failure.middleware, method } },
+  );
 }

@@ -18,9 +18,9 @@ export class Target {
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   }
 
-  /** Sends one request to `/mcp`; the status, content type and body text. */
-  async send(request: WireRequest): Promise<{ status: number; contentType: string | undefined; sessionId: string | undefined; body: string }> {
-    const response = await this.pool.request({ path: '/mcp', method: 'POST', headers: request.headers, body: request.body });
+  /** Sends one request to `path` (`/mcp` unless told); the status, content type and body text. */
+  async send(request: WireRequest, path = '/mcp'): Promise<{ status: number; contentType: string | undefined; sessionId: string | undefined; body: string }> {
+    const response = await this.pool.request({ path, method: 'POST', headers: request.headers, body: request.body });
     const body = await response.body.text();
     const header = (name: string) => {
       const value = response.headers[name];
@@ -52,6 +52,8 @@ export interface Load {
   readonly tools: number;
   /** For `2025-session`: the session to send on. */
   readonly sessionId?: string;
+  /** The endpoint with its selection (`/mcp` unless told). */
+  readonly path?: string;
 }
 
 /** What one timed run measured. */
@@ -89,7 +91,7 @@ export async function runLoad(load: Load, options: { durationMs: number; concurr
   const worker = async () => {
     while (performance.now() < deadline || done < options.minRequests) {
       const id = nextId++;
-      const answer = await load.target.send(wireRequest(load.era, load.method, load.tools, id, load.sessionId));
+      const answer = await load.target.send(wireRequest(load.era, load.method, load.tools, id, load.sessionId), load.path);
       const shape = answer.status === 200 ? withoutId(answer.body, id) : undefined;
       if (shape === undefined || shape !== verified) {
         try {

@@ -43,13 +43,17 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * Visits `items` in an order that rotates each round, so no item always runs
- * first (after a pause) or last (after the heaviest).
+ * Visits `items` in an order that rotates every two rounds, so no item always runs
+ * first (after a pause) or last (after the heaviest), and that runs backwards
+ * every other round, so of two items measured back to back on one server
+ * neither always meets it cold: the pair's ratio would otherwise carry that bias.
  */
 export function rotation<T>(items: readonly T[], round: number): T[] {
   if (items.length === 0) return [];
-  const shift = round % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
+  // Rounds come in pairs: one shift, forwards then backwards, so every two items swap places within each pair.
+  const shift = Math.floor(round / 2) % items.length;
+  const rotated = [...items.slice(shift), ...items.slice(0, shift)];
+  return round % 2 === 1 ? rotated.reverse() : rotated;
 }
 
 /** Renders a Markdown table (the same text goes to the terminal and to docs/performance.md). */

@@ -23,13 +23,16 @@ export const SCENARIOS = {
   'call.sdk2026': { server: 'sdkPerRequest', era: '2026', method: 'tools/call' },
   'call.fastmcp': { server: 'fastmcp', era: '2025-stateless', method: 'tools/call' },
   'call.session': { server: 'sdkSession', era: '2025-session', method: 'tools/call' },
-  'call.reactorMiddleware2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call' },
-} as const satisfies Record<string, { server: ServerKey; era: Era; method: Method }>;
+  // Middleware on and off in the same process (the layer's toolset selected or not), so
+  // the ratio compares like with like: same heap, same JIT, same share of the rounds.
+  'call.reactorMiddleware2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call', path: '/mcp?toolsets=catalogue,pass-through' },
+  'call.reactorMiddlewareOff2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call', path: '/mcp' },
+} as const satisfies Record<string, { server: ServerKey; era: Era; method: Method; path?: string }>;
 
 /** The server processes of a round: a script and its extra arguments. */
 const SERVERS = {
   reactor: { script: 'reactor', args: [] },
-  // The same app with one no-op middleware on every tools/call: the cost of the layer itself.
+  // The same app with an opt-in toolset whose one no-op middleware wraps every tools/call.
   reactorMiddleware: { script: 'reactor', args: ['--middleware'] },
   sdkPerRequest: { script: 'sdkPerRequest', args: [] },
   sdkSession: { script: 'sdkSession', args: [] },
@@ -71,8 +74,8 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       const sessionId = await targets.get('sdkSession')!.openSession();
       const keys = Object.keys(SCENARIOS) as ScenarioKey[];
       const loadOf = (key: ScenarioKey): Load => {
-        const s = SCENARIOS[key];
-        return { target: targets.get(s.server)!, era: s.era, method: s.method, tools, ...(s.era === '2025-session' ? { sessionId } : {}) };
+        const s: { server: ServerKey; era: Era; method: Method; path?: string } = SCENARIOS[key];
+        return { target: targets.get(s.server)!, era: s.era, method: s.method, tools, ...(s.era === '2025-session' ? { sessionId } : {}), ...(s.path !== undefined ? { path: s.path } : {}) };
       };
       const series = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<ScenarioKey, number[]>;
       for (let round = 0; round <= options.rounds; round++) {

@@ -24,9 +24,10 @@ export async function reactorApp(count: number, options: { sessions: boolean; mi
       ),
   });
   // One layer that only passes the call on: what middleware itself costs per request.
+  // Opt-in, so one process serves the call with it (`?toolsets=catalogue,pass-through`) and without (`/mcp`).
   const passThrough = defineExtension({
     manifest: { name: 'pass-through', version: '1.0.0' },
-    toolsets: () => [{ name: 'pass-through', always: true }],
+    toolsets: () => [{ name: 'pass-through', default: false }],
     middleware: () => [{ name: 'no-op', handle: (_call, next) => next() }],
   });
   const host = await buildHost(options.middleware === true ? [extension, passThrough] : [extension], { name: 'reactor-bench', logger: silentLogger });
