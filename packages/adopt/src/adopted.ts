@@ -6,7 +6,7 @@
  * repaired or left out.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { createStderrLogger, defineExtension, type Completions, type McpExtension, type PromptSpec, type ResourceSpec, type ToolSpec, type Toolset } from '@reactor/host';
+import { createStderrLogger, defineExtension, type Completions, type ExtensionStartContext, type Logger, type McpExtension, type PromptSpec, type ResourceSpec, type ToolSpec, type Toolset } from '@reactor/host';
 import { AdoptError, AdoptErrorCodes } from './errors.js';
 import { handlerContext, runInCall, stampLiveServer } from './liveCall.js';
 import { assertValidOptions, isValidToolName, matches, repairName, versionOf, type AdoptOptions } from './options.js';
@@ -40,15 +40,94 @@ export interface AdoptionHooks {
   onStop?(): void | Promise<void>;
 }
 
+/** What an adopted extension serves, made from one recording. */
+interface AdoptedSurface {
+  readonly toolsets: Toolset[];
+  readonly tools: Array<ToolSpec<Record<string, unknown>>>;
+  readonly resources: ResourceSpec[];
+  readonly prompts: PromptSpec[];
+  /** Tools the adopted server had disabled when it was recorded: disabled on each minted server. */
+  readonly disabledAtStart: readonly string[];
+  readonly adoption: AdoptionReport;
+}
+
+/** Per adopted extension: how to serve a new recording of the same server (a proxy's re-listing). */
+const relistings = new WeakMap<McpExtension, (recording: Recording) => AdoptionReport | undefined>();
+
+/**
+ * Serves a new recording of an adopted server (its proxy listed it again):
+ * the extension's contributions become the new recording's, and the host is
+ * told to read them again. Returns the new report, or `undefined` when the
+ * host could not take them (the extension is not serving, or the host kept
+ * the old ones and reported why). Throws, changing nothing, when `strict`
+ * refuses the new recording.
+ */
+export function serveRelisting(extension: AdoptedExtension, recording: Recording): AdoptionReport | undefined {
+  const relist = relistings.get(extension);
+  if (!relist) throw new Error(`extension "${extension.manifest.name}" was not made by adoptedExtension`);
+  return relist(recording);
+}
+
 /** The `_meta` key adopted tools carry their provenance under. */
 export const ADOPTED_META_KEY = 'io.reactor/adopted';
 
 /** Builds the extension for a recording. Throws `REACTOR_ADOPT_REFUSED` under `strict` when anything is left out. */
 export function adoptedExtension(recording: Recording, options: AdoptOptions, how: AdoptionKind, hooks: AdoptionHooks = {}): AdoptedExtension {
   assertValidOptions(options, how === 'process' ? 'adoptProcess' : how === 'remote' ? 'adoptRemote' : 'adoptServer');
-  const notes: AdoptionNote[] = [...recording.notes];
   const from = options.from;
   const origin = from === undefined ? `adopted (${how})` : `adopted from ${from} (${how})`;
+  const logger = (options.logger ?? createStderrLogger('warn')).child({ extension: options.name });
+  let surface = surfaceOf(recording, options, how, logger);
+  let started: ExtensionStartContext | undefined;
+  const version = options.version ?? versionOf(from) ?? '0.0.0';
+  const extension: AdoptedExtension = defineExtension({
+    manifest: {
+      name: options.name,
+      version,
+      description: `MCP server ${origin}`,
+      ...(options.title !== undefined ? { title: options.title } : {}),
+      ...(options.activationEvents !== undefined ? { activationEvents: [...options.activationEvents] } : {}),
+    },
+    get adoption() {
+      return surface.adoption;
+    },
+    toolsets: () => surface.toolsets,
+    tools: () => surface.tools,
+    resources: () => surface.resources,
+    prompts: () => surface.prompts,
+    onServer(server, context) {
+      stampLiveServer(server, context);
+      for (const name of surface.disabledAtStart) context.tool(name)?.disable();
+    },
+    async onStart(context?: ExtensionStartContext) {
+      // Absent when a test harness calls onStart itself: re-listings then change nothing served.
+      started = context;
+      await hooks.onStart?.();
+    },
+    async onStop() {
+      started = undefined;
+      try {
+        await hooks.onStop?.();
+      } finally {
+        await recording.cleanup?.();
+      }
+    },
+  });
+  relistings.set(extension, (next) => {
+    const previous = surface;
+    surface = surfaceOf(next, options, how, logger);
+    if (started?.contributionsChanged() === true) return surface.adoption;
+    surface = previous;
+    return undefined;
+  });
+  return extension;
+}
+
+/** The contributions and report of one recording, named and grouped by the options. Throws under `strict` when anything is left out. */
+function surfaceOf(recording: Recording, options: AdoptOptions, how: AdoptionKind, logger: Logger): AdoptedSurface {
+  const from = options.from;
+  const origin = from === undefined ? `adopted (${how})` : `adopted from ${from} (${how})`;
+  const notes: AdoptionNote[] = [...recording.notes];
   const main: Toolset = typeof options.toolset === 'object' ? options.toolset : { name: options.toolset ?? options.name };
   const home: Toolset = { ...main, ...(main.description === undefined ? { description: `Tools ${origin}.` } : {}), ...(main.instructions === undefined && recording.instructions ? { instructions: recording.instructions } : {}) };
   const declared = new Map<string, Toolset>([[home.name, home]]);
@@ -100,40 +179,10 @@ export function adoptedExtension(recording: Recording, options: AdoptOptions, ho
       hint: 'leave strict off to serve the rest and get these listed in the report, or exclude what cannot be carried over',
     });
   }
-  const logger = (options.logger ?? createStderrLogger('warn')).child({ extension: options.name });
   for (const note of notes) logger.warn({ adopted: options.name, kind: note.kind, subject: note.subject }, `adopted server "${options.name}": ${note.subject} ${note.kind === 'left-out' ? 'is left out' : note.kind === 'repaired' ? 'was repaired' : 'is served on an assumption'}: ${note.reason}`);
 
-  const toolsets = [...declared.values()];
   const adoption: AdoptionReport = { extension: options.name, how, from, tools: reportTools, resources: resources.map((r) => r.name), prompts: prompts.map((p) => p.name), notes };
-  const version = options.version ?? versionOf(from) ?? '0.0.0';
-  return defineExtension({
-    manifest: {
-      name: options.name,
-      version,
-      description: `MCP server ${origin}`,
-      ...(options.title !== undefined ? { title: options.title } : {}),
-      ...(options.activationEvents !== undefined ? { activationEvents: [...options.activationEvents] } : {}),
-    },
-    adoption,
-    toolsets: () => toolsets,
-    tools: () => tools,
-    resources: () => resources,
-    prompts: () => prompts,
-    onServer(server, context) {
-      stampLiveServer(server, context);
-      for (const name of disabledAtStart) context.tool(name)?.disable();
-    },
-    async onStart() {
-      await hooks.onStart?.();
-    },
-    async onStop() {
-      try {
-        await hooks.onStop?.();
-      } finally {
-        await recording.cleanup?.();
-      }
-    },
-  });
+  return { toolsets: [...declared.values()], tools, resources, prompts, disabledAtStart, adoption };
 }
 
 function toolSpec(tool: RecordedTool, name: string, description: string, toolset: string, from: string | undefined, how: AdoptionKind, extension: string): ToolSpec<Record<string, unknown>> {

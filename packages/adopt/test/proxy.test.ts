@@ -89,6 +89,27 @@ describe('a child process adopted by proxy', () => {
     expect(after).not.toBe(before);
   });
 
+  it('serves the tools it lists after saying its list changed: new connections get them, the report too', async () => {
+    const crashyServer = await adoptCrashy();
+    host = await buildHost([crashyServer], { logger: silentLogger, strict: true });
+    const before = await client(host);
+    expect(await before.toolNames()).not.toContain('grown');
+    const changed = new Promise<void>((resolve) => {
+      const stop = host!.onChange(() => {
+        stop();
+        resolve();
+      });
+    });
+    expect(text(await before.callTool('grow'))).toBe('grew');
+    await changed;
+    expect(crashyServer.adoption.tools.map((t) => t.name)).toContain('grown');
+    const after = await client(host);
+    expect(await after.toolNames()).toContain('grown');
+    expect(text(await after.callTool('grown'))).toBe('grown answers');
+    // The connection that was open keeps the surface it started with (MCP 2025 sessions do).
+    expect(await before.toolNames()).not.toContain('grown');
+  });
+
   it('fails calls clearly while it is down and not restarting', async () => {
     const crashyServer = await adoptCrashy(false);
     host = await buildHost([crashyServer], { logger: silentLogger, strict: true });

@@ -61,6 +61,23 @@ export interface OnServerContext {
   readonly logger: Logger;
 }
 
+/** What `onStart` is given. */
+export interface ExtensionStartContext {
+  /** This extension's logger. */
+  readonly logger: Logger;
+  /**
+   * Says this extension's contributions changed: the host reads `toolsets()`,
+   * `tools()`, `toolExtensions()`, `resources()`, `prompts()` and
+   * `middleware()` again, all or nothing. New connections and every 2026-07-28
+   * request get the new surface, and listen streams are told the lists changed;
+   * an open 2025 session keeps the surface it started on. Returns false (and
+   * reports why, keeping what is served) when a re-read throws or is invalid,
+   * or when the extension is not serving (stopped, stood down, failed). Keep
+   * the function; it works for as long as the extension serves.
+   */
+  contributionsChanged(): boolean;
+}
+
 /** The plugin contract. Only `manifest` is required. */
 export interface McpExtension {
   readonly manifest: PluginManifest;
@@ -78,7 +95,12 @@ export interface McpExtension {
   middleware?(): Middleware[];
   /** The narrow escape hatch: act on each server made for a selection, before it is connected. */
   onServer?(server: McpServer, context: OnServerContext): void | Promise<void>;
-  onStart?(): void | Promise<void>;
+  /**
+   * Runs once, when the host starts (or when a held extension wakes). Its
+   * context lets an extension whose surface is not fixed (a proxied server that
+   * lists new tools, say) tell the host to read its contributions again.
+   */
+  onStart?(context: ExtensionStartContext): void | Promise<void>;
   onStop?(): void | Promise<void>;
   /**
    * Whether the awake extension can serve now (see `availability.ts`): when it

@@ -29,7 +29,7 @@ export { DEPRECATED_NAME_META } from './toolAlias.js';
 export type { DeprecatedNameHint } from './toolAlias.js';
 export type { ResourceSpec, PromptSpec, ListedResource, Completions, CompletionContext, ReadResourceResult, GetPromptResult } from './resource.js';
 export { defineExtension, isExtension, EXTENSION_NAME_PATTERN } from './extension.js';
-export type { McpExtension, PluginManifest, OnServerContext, ToolHandle, DeferredExtension, ExtensionInput } from './extension.js';
+export type { McpExtension, PluginManifest, OnServerContext, ExtensionStartContext, ToolHandle, DeferredExtension, ExtensionInput } from './extension.js';
 export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
 export { buildHost, McpHost } from './host.js';
 export type { HostOptions, BuildOptions, DescribeOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';

@@ -7,9 +7,9 @@
  * never builds a server.
  */
 import { describeValue, ErrorCodes, errorMessage, ReactorError } from './errors.js';
-import { assertValidManifest, isDeferredExtension, isExtension, type DeferredExtension, type ExtensionInput, type McpExtension } from './extension.js';
+import { assertValidManifest, isDeferredExtension, isExtension, type DeferredExtension, type ExtensionInput, type ExtensionStartContext, type McpExtension } from './extension.js';
 import { assertCompatible } from './compatibility.js';
-import { declaredToolsetsOf, readContributions } from './contributions.js';
+import { declaredToolsetsOf, readContributions, type Contributions } from './contributions.js';
 import { loadDeferred } from './deferredLoad.js';
 import { orderByDependencies } from './dependencyOrder.js';
 import { isHeld, servesTenant, type ExtensionRecord } from './extensionRecord.js';
@@ -35,6 +35,8 @@ export interface RegistryContext {
 export class Registry {
   readonly records: ExtensionRecord[] = [];
   private readonly byName = new Map<string, ExtensionRecord>();
+  /** Per started extension, the token its start context is valid under. */
+  private readonly startTokens = new Map<ExtensionRecord, symbol>();
 
   constructor(private readonly ctx: RegistryContext) {}
 
@@ -229,7 +231,11 @@ export class Registry {
     const onStart = record.instance.onStart;
     try {
       if (typeof onStart === 'function') {
-        await withTimeout(() => onStart.call(record.instance), this.ctx.onStartTimeoutMs, () => new Error(`onStart did not finish within ${this.ctx.onStartTimeoutMs} ms`));
+        // Valid from this start until the extension stops (or fails): a context kept from an earlier start is dead.
+        const token = Symbol(record.name);
+        this.startTokens.set(record, token);
+        const context: ExtensionStartContext = { logger: record.logger, contributionsChanged: () => this.startTokens.get(record) === token && this.reread(record) };
+        await withTimeout(() => onStart.call(record.instance, context), this.ctx.onStartTimeoutMs, () => new Error(`onStart did not finish within ${this.ctx.onStartTimeoutMs} ms`));
       }
       record.started = true;
     } catch (error) {
@@ -243,12 +249,34 @@ export class Registry {
     }
   }
 
+  /**
+   * Reads a serving extension's contributions again (it said they changed):
+   * all or nothing, so a re-read that throws or is invalid keeps what is
+   * served and is reported. Returns whether the new ones are served.
+   */
+  reread(record: ExtensionRecord): boolean {
+    if (record.state !== 'active' || !record.instance || !record.contributions) return false;
+    let fresh: Contributions;
+    try {
+      fresh = readContributions(record.instance, record.name, record.declaredToolsets, (error, code, subject) => this.report(record, error, code, 'activation', subject));
+    } catch (error) {
+      this.report(record, error, ErrorCodes.CONTRIBUTION_FAILED, 'activation');
+      return false;
+    }
+    record.contributions = fresh;
+    record.declaredToolsets = fresh.toolsets;
+    record.logger.info({ tools: fresh.tools.length }, 'contributions read again');
+    this.ctx.changed();
+    return true;
+  }
+
   /** Runs `onStop` of every started extension, in reverse order. */
   async stopAll(): Promise<void> {
     for (const record of [...this.records].reverse()) await this.stopOne(record);
   }
 
   private async stopOne(record: ExtensionRecord): Promise<void> {
+    this.startTokens.delete(record);
     if (!record.started) return;
     record.started = false;
     const onStop = record.instance?.onStop;
@@ -273,6 +301,7 @@ export class Registry {
   fail(record: ExtensionRecord, error: unknown, code: Parameters<ProblemLog['addError']>[1], phase: 'startup' | 'activation'): void {
     record.state = 'failed';
     record.contributions = undefined;
+    this.startTokens.delete(record);
     this.report(record, error, code, phase);
   }
 

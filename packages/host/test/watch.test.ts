@@ -3,8 +3,9 @@
  * in an application whose extension package is linked (a workspace or
  * `npm link` package, outside node_modules). Editing the package's sources
  * runs its build script, reloads it — the module it imports too — and tells an
- * open 2025 session with `notifications/tools/list_changed`; a new connection
- * gets the new tools. A build that fails leaves the last good tools serving.
+ * open 2025 session with `notifications/tools/list_changed`, and an open
+ * 2026-07-28 `subscriptions/listen` stream the same; a new connection gets the
+ * new tools. A build that fails leaves the last good tools serving.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POST_HEADERS } from './helpers/http.js';
+import { readSse } from './helpers/sse.js';
 
 const hostDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(hostDir, 'dist', 'cli.js');
@@ -107,6 +110,27 @@ async function session(url: string): Promise<{ client: Client; changed: Promise<
 
 const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text);
 
+const MODERN = '2026-07-28';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'watch-test-2026', version: '1.0.0' },
+};
+
+/** Opens a 2026-07-28 listen stream for tool-list changes; resolves once the server acknowledged it. */
+async function listenForToolChanges(url: string, signal: AbortSignal) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...POST_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: META } }),
+    signal,
+  });
+  expect(response.status).toBe(200);
+  const stream = readSse(response, signal);
+  expect((await stream.next()).method).toBe('notifications/subscriptions/acknowledged');
+  return stream;
+}
+
 describe('reactor-mcp-server --watch', () => {
   let url: string;
 
@@ -118,13 +142,17 @@ describe('reactor-mcp-server --watch', () => {
     expect(text(await client.callTool({ name: 'ping', arguments: {} }))).toBe('pong v1');
   });
 
-  it('a source change rebuilds and reloads the package (its imported module too) and notifies the open session', async () => {
+  it('a source change rebuilds and reloads the package (its imported module too) and notifies the open session and listen stream', async () => {
     const open = await session(url);
     expect((await open.client.listTools()).tools.map((t) => t.name)).toContain('ping');
+    const abort = new AbortController();
+    const listening = await listenForToolChanges(url, abort.signal);
     const reloaded = logFrom(seen.length, (l) => typeof l.msg === 'string' && l.msg.startsWith('watch: reloaded'));
     writeTools([{ name: 'ping', answer: 'pong v2' }, { name: 'pong', answer: 'ping v2' }]);
     await open.changed;
-    expect((await reloaded).tools).toEqual(['ping', 'pong']);
+    expect((await listening.next()).method).toBe('notifications/tools/list_changed');
+    abort.abort();
+    expect(await reloaded).toMatchObject({ tools: ['ping', 'pong'], notified: 2, listenStreams: 1 });
     const fresh = await session(url);
     expect((await fresh.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['list_server_toolsets', 'ping', 'pong']);
     expect(text(await fresh.client.callTool({ name: 'ping', arguments: {} }))).toBe('pong v2');

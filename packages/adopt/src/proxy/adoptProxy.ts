@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { createStderrLogger } from '@reactor/host';
-import { adoptedExtension, type AdoptedExtension } from '../adopted.js';
+import { adoptedExtension, serveRelisting, type AdoptedExtension, type AdoptionReport } from '../adopted.js';
 import { AdoptError, AdoptErrorCodes } from '../errors.js';
 import { liveServerOf } from '../liveCall.js';
 import type { AdoptOptions } from '../options.js';
@@ -92,8 +92,19 @@ async function adoptProxy(options: ProxyOptions, how: 'process' | 'remote', desc
       const before = new Set(served.adoption.tools.map((t) => t.original));
       const added = listed.tools.map((t) => t.name).filter((n) => !before.has(n));
       const gone = [...before].filter((n) => !listed.tools.some((t) => t.name === n));
-      if (added.length > 0 || gone.length > 0) {
-        logger.warn({ added, gone }, `adopted server "${options.name}" changed its tools (${added.length} new: ${added.join(', ') || '-'}; ${gone.length} gone: ${gone.join(', ') || '-'}); calls to gone tools fail upstream, new tools are served after the host restarts`);
+      // Served from now on: new connections and 2026-07-28 requests get the new lists,
+      // listen streams are told; an open 2025 session keeps the lists it started with.
+      let report: AdoptionReport | undefined;
+      try {
+        report = serveRelisting(served, listed);
+      } catch (error) {
+        logger.error({ err: error }, `adopted server "${options.name}" listed again, but its new lists cannot be served (${error instanceof Error ? error.message : String(error)}); the previous ones are kept`);
+        return;
+      }
+      if (report === undefined) {
+        logger.warn({ added, gone }, `adopted server "${options.name}" listed again, but the host kept the previous lists (the extension is not serving, or the host reported why)`);
+      } else {
+        logger.info({ added, gone, tools: report.tools.length }, `adopted server "${options.name}" changed its lists (${added.length} new tool(s): ${added.join(', ') || '-'}; ${gone.length} gone: ${gone.join(', ') || '-'}); now served`);
       }
     },
   });

@@ -6,7 +6,10 @@
  * the URL never changes. Open 2025 sessions are sent
  * `notifications/tools/list_changed` and then closed: a session keeps the
  * blueprint it started on, so the client re-initializes (MCP: a 404 for a
- * session means "start a new one") and gets the reloaded tools. A reload that
+ * session means "start a new one") and gets the reloaded tools. Open
+ * 2026-07-28 `subscriptions/listen` streams hear tools, prompts and resources
+ * list changed on the generation's bus before it closes; their next request
+ * (and next listen) reaches the new generation. A reload that
  * fails (a build error, an extension that throws) is logged and the previous
  * generation keeps serving.
  *
@@ -46,7 +49,7 @@ export async function serveWatching(options: CommandOptions, deps: CommandDepend
   let count = 0;
   const load = async (): Promise<Generation> => {
     const number = ++count;
-    const servers = listChangedServers(HOST_VERSION);
+    const servers = listChangedServers(HOST_VERSION, (error) => logger.error({ err: error }, `watch: a listen-stream listener failed: ${error.message}`));
     const entries = await deps.loadExtensions({ logger, root, reload: number, ...(options.extensions ? { names: options.extensions } : {}) });
     const host = await deps.buildHost(entries, {
       name: options.name,
@@ -62,6 +65,7 @@ export async function serveWatching(options: CommandOptions, deps: CommandDepend
         ignoreQueryKeys: options.ignoreQueryKeys,
         sessions: options.sessions,
         ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+        bus: servers.bus,
       });
       return { number, host, app, servers };
     } catch (error) {
@@ -82,10 +86,11 @@ export async function serveWatching(options: CommandOptions, deps: CommandDepend
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}${options.path}`;
 
   const retire = async (old: Generation) => {
-    const notified = await old.servers.notifyToolListChanged();
+    const streams = old.servers.notifyListeners();
+    const sessions = await old.servers.notifyToolListChanged();
     await old.app.close();
     await old.host.stop();
-    return notified;
+    return { sessions, streams };
   };
   const reload = async (why: string) => {
     let next: Generation;
@@ -99,7 +104,10 @@ export async function serveWatching(options: CommandOptions, deps: CommandDepend
     current = next;
     const notified = await retire(old);
     const tools = [...new Set(current.host.offeredTools().map((t) => t.name))].sort();
-    logger.info({ changed: why, generation: next.number, notified, tools }, `watch: reloaded (${why}); ${notified} open session(s) notified with tools/list_changed`);
+    logger.info(
+      { changed: why, generation: next.number, notified: notified.sessions, listenStreams: notified.streams, tools },
+      `watch: reloaded (${why}); ${notified.sessions} open session(s) and ${notified.streams} listen stream(s) told the lists changed`,
+    );
   };
   const watching = watchExtensions({ root, packages: await linkedExtensionPackages(root), logger, reload });
   logger.info({ transport: 'http', url, watch: true, toolsets: current.host.declaredToolsets().map((t) => t.name) }, `${options.name} serving at ${url} (watch mode: reloads on changes; not for production)`);
