@@ -4,12 +4,11 @@
  * client sends, answers expose `Mcp-Session-Id` and `WWW-Authenticate`, and an
  * unlisted origin is refused. DNS-rebinding protection still checks `Host`.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHost, defineExtension, defineTool, silentLogger } from '../index.js';
 import { createMcpApp } from './app.js';
 import type { McpAppOptions } from './options.js';
+import { listen } from '../../test/helpers/http.js';
 
 const ext = defineExtension({
   manifest: { name: 'demo', version: '1.0.0' },
@@ -23,16 +22,12 @@ afterEach(async () => {
 
 async function serve(options: McpAppOptions = {}): Promise<string> {
   const host = await buildHost([ext], { logger: silentLogger });
-  const app = createMcpApp(host, options);
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const served = await listen(createMcpApp(host, options));
   cleanup.push(async () => {
-    await app.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await served.close();
     await host.stop();
   });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return served.origin;
 }
 
 const APP = 'https://app.example.com';

@@ -5,14 +5,13 @@
  * the card schema the proposal publishes (vendored under test/schemas).
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHost, defineExtension, defineTool, silentLogger } from '../index.js';
 import { createMcpApp } from './app.js';
 import type { McpAppOptions } from './options.js';
+import { listen } from '../../test/helpers/http.js';
 import { defaultCardName, SERVER_CARD_MEDIA_TYPE } from './serverCard.js';
 
 const ext = defineExtension({
@@ -27,16 +26,12 @@ afterEach(async () => {
 
 async function serve(options: McpAppOptions = {}): Promise<string> {
   const host = await buildHost([ext], { logger: silentLogger, name: 'card-test', version: '2.3.4' });
-  const app = createMcpApp(host, options);
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const served = await listen(createMcpApp(host, options));
   cleanup.push(async () => {
-    await app.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await served.close();
     await host.stop();
   });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return served.origin;
 }
 
 function cardValidator() {
