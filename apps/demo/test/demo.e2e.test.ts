@@ -6,27 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildHost, loadExtensions, runCommand, silentLogger, type RunningCommand } from '@reactor/host';
-import { demoArgs, DEMO_INSTRUCTIONS } from '../src/demo.js';
+import type { RunningCommand } from '@reactor/host';
+import { connectClient, runDemo } from './helpers/runDemo.js';
 
-const appRoot = fileURLToPath(new URL('..', import.meta.url));
 let running: RunningCommand;
 let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'reactor-demo-'));
-  const started = await runCommand(demoArgs(['--port', '0', '--log-level', 'silent']), { REACTOR_BENCHMARKS_DATA: dataDir }, {
-    loadExtensions: (options) => loadExtensions({ ...options, root: appRoot }),
-    buildHost: (extensions, options) => buildHost(extensions, { ...options, instructions: DEMO_INSTRUCTIONS }),
-    createLogger: () => silentLogger,
-    signals: { once: () => process, removeListener: () => process },
-    exit: () => {},
-  });
-  if (!started) throw new Error('the demo did not start');
-  running = started;
+  running = await runDemo({ REACTOR_BENCHMARKS_DATA: dataDir });
 });
 
 afterAll(async () => {
@@ -34,11 +23,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function connect(query: string) {
-  const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}${query}`)));
-  return client;
-}
+const connect = (query: string) => connectClient(running, query, 'demo-e2e');
 
 const structured = <T>(result: unknown) => (result as { structuredContent: T }).structuredContent;
 

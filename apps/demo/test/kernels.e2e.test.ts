@@ -9,14 +9,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildHost, loadExtensions, runCommand, silentLogger, type RunningCommand } from '@reactor/host';
+import type { RunningCommand } from '@reactor/host';
 import { SAMPLE_ROOT } from '@reactor/ext-spaces';
-import { applyDemoDefaults, demoArgs, DEMO_INSTRUCTIONS } from '../src/demo.js';
+import { applyDemoDefaults } from '../src/demo.js';
+import { connectClient, runDemo } from './helpers/runDemo.js';
 
-const appRoot = fileURLToPath(new URL('..', import.meta.url));
 let running: RunningCommand;
 let work: string;
 
@@ -28,15 +26,7 @@ beforeAll(async () => {
   delete process.env.REACTOR_JUPYTER_URL;
   applyDemoDefaults(process.env);
   process.env.REACTOR_SPACES_ROOT = join(work, 'spaces');
-  const started = await runCommand(demoArgs(['--port', '0', '--log-level', 'silent']), { REACTOR_BENCHMARKS_DATA: join(work, 'benchmarks') }, {
-    loadExtensions: (options) => loadExtensions({ ...options, root: appRoot }),
-    buildHost: (extensions, options) => buildHost(extensions, { ...options, instructions: DEMO_INSTRUCTIONS }),
-    createLogger: () => silentLogger,
-    signals: { once: () => process, removeListener: () => process },
-    exit: () => {},
-  });
-  if (!started) throw new Error('the demo did not start');
-  running = started;
+  running = await runDemo({ REACTOR_BENCHMARKS_DATA: join(work, 'benchmarks') });
 });
 
 afterAll(async () => {
@@ -44,11 +34,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function connect(query: string) {
-  const client = new Client({ name: 'demo-kernels-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}${query}`)));
-  return client;
-}
+const connect = (query: string) => connectClient(running, query, 'demo-kernels-e2e');
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
 const text = (r: Result) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');

@@ -1,0 +1,32 @@
+/**
+ * The demo as the end-to-end tests run it: the command main.ts runs, with this
+ * app's package.json for discovery, on a free loopback port, silent; and a real
+ * MCP client connected to one of its URLs.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { buildHost, loadExtensions, runCommand, silentLogger, type RunningCommand } from '@reactor/host';
+import { demoArgs, DEMO_INSTRUCTIONS } from '../../src/demo.js';
+
+const appRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Starts the demo with `env` added to the command's environment. Throws when it does not start. */
+export async function runDemo(env: Record<string, string>): Promise<RunningCommand> {
+  const started = await runCommand(demoArgs(['--port', '0', '--log-level', 'silent']), env, {
+    loadExtensions: (options) => loadExtensions({ ...options, root: appRoot }),
+    buildHost: (extensions, options) => buildHost(extensions, { ...options, instructions: DEMO_INSTRUCTIONS }),
+    createLogger: () => silentLogger,
+    // The test process keeps its own signal handling.
+    signals: { once: () => process, removeListener: () => process },
+    exit: () => {},
+  });
+  if (!started) throw new Error('the demo did not start');
+  return started;
+}
+
+/** A real client (`name`) connected to the demo at `query` (`?kernels`, `/only/spaces`…). */
+export async function connectClient(running: RunningCommand, query: string, name: string): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}${query}`)));
+  return client;
+}
