@@ -106,6 +106,22 @@ describe('the catalog page', () => {
     expect(html).toContain('<li>run_lab</li>');
   });
 
+  it('shows the tools a narrowed URL serves: tools=, exclude_tools= and readonly, as /toolsets does', async () => {
+    const base = await serve();
+    const served = async (query: string) => {
+      const html = await (await fetch(`${base}/${query}`)).text();
+      const list = /id="served-tools" data-tools="([^"]*)"/.exec(html)?.[1];
+      const body = (await (await fetch(`${base}/toolsets${query}`)).json()) as ToolsetsBody;
+      expect(list?.split(',').filter(Boolean)).toEqual(body.tools);
+      return list;
+    };
+    expect(await served('')).toContain('delete_note');
+    expect(await served('?tools=read_note')).not.toContain('delete_note');
+    expect(await served('?exclude_tools=read_note')).not.toContain('read_note');
+    expect(await served('?readonly')).not.toContain('delete_note');
+    expect(await served('?readonly')).toContain('read_note');
+  });
+
   it('gives /toolsets the same token counts, per toolset and for the selection', async () => {
     const base = await serve();
     const body = (await (await fetch(`${base}/toolsets`)).json()) as ToolsetsBody;
