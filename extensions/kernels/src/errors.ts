@@ -21,10 +21,8 @@ export function kernelError(subject: string, problem: string, details: KernelErr
   return new ReactorError(code, {
     subject,
     problem,
-    ...(details.expected !== undefined ? { expected: details.expected } : {}),
-    ...(details.received !== undefined ? { received: details.received } : {}),
-    ...(details.hint !== undefined ? { hint: details.hint } : {}),
-    ...(details.cause !== undefined ? { cause: details.cause } : {}),
+    // ReactorError treats a part left undefined as absent.
+    ...details,
     extension: EXTENSION_NAME,
   });
 }
