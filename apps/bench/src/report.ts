@@ -38,6 +38,8 @@ const LABELS: Record<ScenarioKey, string> = {
   'call.session': 'tools/call — SDK, one long-lived session',
   'call.reactorMiddleware2026': 'tools/call — Reactor, 2026-07-28, one no-op middleware on every call',
   'call.reactorMiddlewareOff2026': 'tools/call — the same process, its middleware toolset not selected',
+  'list.ceiling2026': 'tools/list — ceiling: bare node:http replaying the 2026-07-28 answer',
+  'call.ceiling2026': 'tools/call — ceiling: bare node:http replaying the 2026-07-28 answer',
 };
 
 /** The throughput table: requests per second (median over rounds) per scenario and tool count. */
@@ -70,6 +72,9 @@ export function targetRows(run: RunResults): TargetRow[] {
       rows.push(ratioRow(t, tools, 'call.reactor2025', 'call.fastmcp', 'tools/call per request: Reactor 2025 stateless ÷ fastmcp stateless', 1));
       rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.fastmcp', 'tools/call per request: Reactor 2026-07-28 ÷ fastmcp stateless', 1));
       rows.push(ratioRow(t, tools, 'call.reactorMiddleware2026', 'call.reactorMiddlewareOff2026', 'tools/call per request, 2026-07-28: one no-op middleware on ÷ off (one process)', 0.9));
+      // The fast path's targets (issue 20): per-request serving against the bare-HTTP ceiling.
+      if (tools < 1000) rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.ceiling2026', 'tools/call per request, 2026-07-28: Reactor ÷ bare node:http (same bytes)', 0.5));
+      else rows.push(ratioRow(t, tools, 'list.reactor2026', 'list.ceiling2026', 'tools/list per request, 2026-07-28: Reactor ÷ bare node:http (same bytes)', 0.5));
     }
   }
   const m = run.memory;

@@ -1,7 +1,7 @@
 /**
  * Every server of the benchmark answers the driver's requests correctly —
  * the same checks the benchmark applies to each answer — so a protocol or
- * SDK change cannot leave the benchmark timing errors. In-process, on
+ * SDK change cannot leave the benchmark timing errors (nor the ceiling replaying one). In-process, on
  * 127.0.0.1 with free ports; counts answers, never times them.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -14,6 +14,7 @@ import { buildHost, loadExtensions, silentLogger } from '@reactor/host';
 import { fixtureExtension, startSummary, TOOLS_PER_EXTENSION, writeFixtureApp } from '../src/driver/coldStart.js';
 import { runLoad, Target } from '../src/driver/load.js';
 import type { Era, Method } from '../src/driver/wire.js';
+import { ceilingHandler } from '../src/frameworks/ceiling.js';
 import { startFastmcp } from '../src/frameworks/fastmcp.js';
 import { reactorApp } from '../src/frameworks/reactor.js';
 import { sdkPerRequest, sdkPerSession, sdkSession } from '../src/frameworks/sdk.js';
@@ -80,6 +81,10 @@ describe('the servers answer the driver correctly', () => {
     const each = target('sdk per session', await listen(sdkPerSession(TOOLS)));
     expect(await answersCorrectly(each, ['2025-session'], await each.openSession())).toBeGreaterThanOrEqual(6);
     expect(await answersCorrectly(each, ['2025-session'], await each.openSession())).toBeGreaterThanOrEqual(6);
+  });
+
+  it('the ceiling: bare node:http replays what Reactor answers to 2026-07-28 requests, with each request\'s id', async () => {
+    expect(await answersCorrectly(target('ceiling', await listen(await ceilingHandler(TOOLS))), ['2026'])).toBeGreaterThanOrEqual(6);
   });
 
   it('fastmcp, stateless: 2025 stateless requests', async () => {

@@ -27,6 +27,9 @@ export const SCENARIOS = {
   // the ratio compares like with like: same heap, same JIT, same share of the rounds.
   'call.reactorMiddleware2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call', path: '/mcp?toolsets=catalogue,pass-through' },
   'call.reactorMiddlewareOff2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call', path: '/mcp' },
+  // The ceiling: bare node:http replaying Reactor's own 2026-07-28 answers.
+  'list.ceiling2026': { server: 'ceiling', era: '2026', method: 'tools/list' },
+  'call.ceiling2026': { server: 'ceiling', era: '2026', method: 'tools/call' },
 } as const satisfies Record<string, { server: ServerKey; era: Era; method: Method; path?: string }>;
 
 /** The server processes of a round: a script and its extra arguments. */
@@ -37,6 +40,7 @@ const SERVERS = {
   sdkPerRequest: { script: 'sdkPerRequest', args: [] },
   sdkSession: { script: 'sdkSession', args: [] },
   fastmcp: { script: 'fastmcp', args: [] },
+  ceiling: { script: 'ceiling', args: [] },
 } as const satisfies Record<string, { script: ServerScript; args: readonly string[] }>;
 type ServerKey = keyof typeof SERVERS;
 

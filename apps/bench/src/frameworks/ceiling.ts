@@ -1,0 +1,78 @@
+/**
+ * The ceiling: a bare `node:http` server answering the bytes Reactor answers.
+ * At start it asks an in-process Reactor app (the same catalogue) one
+ * 2026-07-28 `tools/list` and one `tools/call`, keeps each answer's status,
+ * content type and body, and from then on answers every request with the
+ * captured body of its method, the request's JSON-RPC id spliced in. It does
+ * the least a correct server must (read the body, find the method and the id)
+ * and nothing else: what per-request serving could cost at the limit.
+ */
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { wireRequest, type Method } from '../driver/wire.js';
+import { reactorApp } from './reactor.js';
+
+/** One captured answer, split around its id so any id can be spliced in. */
+interface CapturedAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly before: Buffer;
+  readonly after: Buffer;
+}
+
+const CAPTURE_ID = 987_654_321;
+const METHODS: readonly Method[] = ['tools/list', 'tools/call'];
+
+/** Asks Reactor (on a loopback port of its own) for the answers the ceiling replays. */
+async function capture(count: number): Promise<Map<Method, CapturedAnswer>> {
+  const app = await reactorApp(count, { sessions: false });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const answers = new Map<Method, CapturedAnswer>();
+    for (const method of METHODS) {
+      const request = wireRequest('2026', method, count, CAPTURE_ID);
+      const response = await fetch(`${origin}/mcp`, { method: 'POST', headers: request.headers, body: request.body });
+      const body = await response.text();
+      const needle = `"id":${CAPTURE_ID}`;
+      const at = body.indexOf(needle);
+      if (at < 0) throw new Error(`the ceiling could not capture ${method}: Reactor answered HTTP ${response.status} ${body.slice(0, 200)}`);
+      answers.set(method, {
+        status: response.status,
+        contentType: response.headers.get('content-type') ?? 'application/json',
+        before: Buffer.from(`${body.slice(0, at)}"id":`),
+        after: Buffer.from(body.slice(at + needle.length)),
+      });
+    }
+    return answers;
+  } finally {
+    await app.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+const ID = /"id":(\d+)/;
+const METHOD = /"method":"(tools\/list|tools\/call)"/;
+
+/** The ceiling's request handler for `count` catalogue tools. */
+export async function ceilingHandler(count: number): Promise<RequestListener> {
+  const answers = await capture(count);
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const answer = answers.get((METHOD.exec(body)?.[1] ?? '') as Method);
+      const id = ID.exec(body)?.[1];
+      if (!answer || id === undefined) {
+        res.writeHead(400, { 'content-type': 'text/plain' }).end('the ceiling answers tools/list and tools/call with a numeric id only');
+        return;
+      }
+      const idBytes = Buffer.from(id);
+      res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': answer.before.length + idBytes.length + answer.after.length });
+      res.end(Buffer.concat([answer.before, idBytes, answer.after]));
+    });
+  };
+}
