@@ -1,9 +1,11 @@
 /**
  * A new extension author's path, from nothing to a served tool, outside the
  * workspace and with npm (not pnpm), as someone on a fresh machine would take
- * it: `npm create @reactor/extension` (run from the packed scaffolder),
- * `npm install` (the host from its packed tarball, everything else from the
- * registry), `npm test`, `npm run lint`, `npm run check` (reactor-mcp-server
+ * it before a release: the commands of docs/writing-an-extension.md's
+ * "Before a release" block, read from the guide and run as written (the
+ * packages packed with `pnpm pack`, the scaffolder run from its tarball into
+ * an empty folder, `npm install` with the host from its tarball and
+ * everything else from the registry), then `npm test`, `npm run lint`, `npm run check` (reactor-mcp-server
  * check), `npm pack` (publint and attw on the tarball), then the tarball
  * installed beside the host into an empty application, served by
  * `reactor-mcp-server`, and its tool called by a real MCP client.
@@ -13,7 +15,7 @@
  * registry (for zod, typescript, vitest, eslint…).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { cleanEnv, installTarballs, packPackage, requireBuilt, startServer, type RunningServer } from '@reactor/release/integrator';
+import { cleanEnv, installTarballs, requireBuilt, startServer, type RunningServer } from '@reactor/release/integrator';
 
 const exec = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -30,7 +32,6 @@ const STEP_MS = 300_000;
 
 let work: string;
 let hostTarball: string;
-let creatorTarball: string;
 let extensionTarball: string;
 let server: RunningServer | undefined;
 const timings: Array<[step: string, ms: number]> = [];
@@ -51,14 +52,40 @@ async function run(step: string, command: string, args: string[], cwd: string): 
 }
 
 const project = () => join(work, 'reactor-greetings');
+
+/**
+ * The guide's "Before a release" commands, comment lines dropped. The test
+ * runs them as written, with `~/reactor-packs` pointed at its temp folder.
+ */
+function guideCommands(): string[] {
+  const guide = readFileSync(join(repoRoot, 'docs', 'writing-an-extension.md'), 'utf8');
+  const at = guide.indexOf('**Before a release**');
+  const open = guide.indexOf('```sh\n', at);
+  const close = guide.indexOf('\n```', open + 6);
+  if (at < 0 || open < 0 || close < 0) throw new Error('docs/writing-an-extension.md has no "**Before a release**" paragraph followed by a ```sh block');
+  return guide.slice(open + 6, close).split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+}
+const commands = guideCommands();
+const packs = () => join(work, 'packs');
+const asWritten = (command: string) => command.replaceAll('~/reactor-packs', packs());
+const onlyTarball = (prefix: string) => {
+  const found = readdirSync(packs()).filter((f) => f.startsWith(prefix) && f.endsWith('.tgz'));
+  if (found.length !== 1) throw new Error(`expected one ${prefix}*.tgz in ${packs()}, found ${found.join(', ') || 'none'}`);
+  return join(packs(), found[0]!);
+};
 const npm = (step: string, ...args: string[]) => run(step, 'npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], project());
 
 beforeAll(async () => {
+  // The guide's first command builds the workspace; the suite has built it already (a build under running tests would empty dist/).
+  expect(commands[0]).toBe('pnpm install && pnpm build');
   requireBuilt(repoRoot, ['packages/host', 'packages/create-extension']);
   work = mkdtempSync(join(tmpdir(), 'reactor-author-'));
-  const t0 = Date.now();
-  [hostTarball, creatorTarball] = await Promise.all([packPackage(join(repoRoot, 'packages/host'), join(work, 'packs')), packPackage(join(repoRoot, 'packages/create-extension'), join(work, 'packs'))]);
-  timings.push(['pack @reactor/host and @reactor/create-extension', Date.now() - t0]);
+  mkdirSync(packs());
+  // The guide's second command, as written: pnpm pack of the host and the scaffolder.
+  expect(commands[1]).toMatch(/^pnpm --filter @reactor\/host --filter @reactor\/create-extension pack --pack-destination ~\/reactor-packs$/);
+  await run('pnpm pack (host, scaffolder)', 'bash', ['-euo', 'pipefail', '-c', asWritten(commands[1]!)], repoRoot);
+  hostTarball = onlyTarball('reactor-host-');
+  onlyTarball('reactor-create-extension-'); // the guide's scaffold command finds it by this name
 }, 120_000);
 
 afterAll(async () => {
@@ -69,9 +96,10 @@ afterAll(async () => {
 }, 120_000);
 
 describe('an author goes from npm create to a served tool, with npm and packed tarballs', () => {
-  it('npm create @reactor/extension (the scaffolder run from its tarball) writes a complete package', async () => {
-    // `npm create @reactor/extension` is `npm exec @reactor/create-extension`; here its package is the tarball.
-    const output = await run('npm create (scaffold)', 'npm', ['exec', '--yes', `--package=${creatorTarball}`, '--', 'create-extension', 'reactor-greetings', '--toolset', 'greetings', '--opt-in', '--host-spec', `file:${hostTarball}`, '--yes'], work);
+  it('the guide\'s scaffold command (the scaffolder run from its tarball, into an empty folder) writes a complete package', async () => {
+    expect(readdirSync(work).sort()).toEqual(['packs']);
+    expect(commands[2]).toMatch(/^npm exec --yes --package=.*create-extension reactor-greetings .*--host-spec file:/);
+    const output = await run('npm exec create-extension (scaffold)', 'bash', ['-euo', 'pipefail', '-c', asWritten(commands[2]!)], work);
     expect(output).toContain('Wrote reactor-greetings (extension "greetings", toolset "greetings", opt-in)');
     const manifest = JSON.parse(readFileSync(join(project(), 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
     expect(manifest.peerDependencies).toEqual({ '@reactor/host': `^${JSON.parse(readFileSync(join(repoRoot, 'packages/host/package.json'), 'utf8')).version as string}` });
@@ -79,6 +107,7 @@ describe('an author goes from npm create to a served tool, with npm and packed t
   }, STEP_MS);
 
   it('npm install: the host from its tarball, the rest from the registry', async () => {
+    expect(commands.slice(3)).toEqual(['cd reactor-greetings', 'npm install']); // the guide's last two, run here in that folder
     await npm('npm install', 'install', '--prefer-offline');
   }, STEP_MS);
 
@@ -104,6 +133,10 @@ describe('an author goes from npm create to a served tool, with npm and packed t
     const tarball = readdirSync(project()).find((f) => f.endsWith('.tgz'));
     expect(tarball).toBe('reactor-greetings-0.1.0.tgz');
     extensionTarball = join(project(), tarball!);
+    // The tests stay out of what is published: tsconfig.build.json leaves them out of dist/, files excludes any that slip in.
+    const packed = (await run('tar -tzf (list the tarball)', 'tar', ['-tzf', extensionTarball], work)).split('\n').filter(Boolean);
+    expect(packed).toContain('package/dist/index.js');
+    expect(packed.filter((f) => f.includes('.test.'))).toEqual([]);
     await run('publint --strict', join(BIN, 'publint'), ['run', extensionTarball, '--strict', '--pack', 'false'], work);
     await run('attw --profile esm-only', join(BIN, 'attw'), [extensionTarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color', '--no-emoji'], work);
   }, STEP_MS);

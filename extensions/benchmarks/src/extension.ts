@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 import type Database from 'libsql';
 import { createStderrLogger, defineExtension, type Logger, type McpExtension, type Toolset } from '@reactor/host';
 import { openDatabase, prepareLocation, resolveLocation, type DatabaseLocation, type DatabaseOptions } from './database.js';
-import { notStarted } from './errors.js';
+import { ErrorCodes, notStarted, ReactorError } from './errors.js';
 import { ensureSample } from './sample.js';
 import { createReadFileExtension, READ_FILE_TOOL } from './readFileExtension.js';
 import { BenchmarkStore } from './store.js';
+import { DEFAULT_MAX_RESPONSE_CHARS } from './boundAnswer.js';
 import { BENCHMARKS_TOOLSET, createBenchmarkTools } from './tools.js';
 
 /** The extension's name (also its package.json `reactorMcp` key). */
@@ -46,8 +47,38 @@ export interface BenchmarksOptions extends DatabaseOptions {
   readonly sample?: boolean;
   /** Where warnings go. Default: JSON lines to stderr at `warn`. */
   readonly logger?: Logger;
-  /** The environment to read `REACTOR_BENCHMARKS_DATA` from. Default `process.env`. */
+  /** The environment to read `REACTOR_BENCHMARKS_DATA` and `REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS` from. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The most characters of JSON one tool answer carries (what a model reads).
+   * Longer answers have long texts cut (head and tail kept), then array items
+   * dropped, and say `truncated: true` with what was `omitted`. Default
+   * `REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS`, else 100 000; at least 2 000.
+   */
+  readonly maxResponseChars?: number;
+}
+
+/** The environment variable that sets `maxResponseChars` when the option is not given. */
+export const MAX_RESPONSE_CHARS_ENV = 'REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS';
+
+/** The smallest `maxResponseChars` accepted: room for a run summary with its notes. */
+export const MIN_RESPONSE_CHARS = 2000;
+
+// The option wins, else the environment (a discovered extension gets no options); both checked alike.
+function responseCap(options: BenchmarksOptions): number {
+  const fromOption = options.maxResponseChars !== undefined;
+  const raw = fromOption ? options.maxResponseChars : (options.env ?? process.env)[MAX_RESPONSE_CHARS_ENV]?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_MAX_RESPONSE_CHARS;
+  const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= MIN_RESPONSE_CHARS) return value;
+  throw new ReactorError(ErrorCodes.OPTION_INVALID, {
+    subject: fromOption ? 'option "maxResponseChars" of extension "benchmarks"' : `environment variable ${MAX_RESPONSE_CHARS_ENV} of extension "benchmarks"`,
+    problem: 'is invalid',
+    expected: `an integer of at least ${MIN_RESPONSE_CHARS}`,
+    received: typeof value === 'number' ? String(value) : typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value,
+    hint: `leave it out for the default (${DEFAULT_MAX_RESPONSE_CHARS})`,
+    extension: EXTENSION_NAME,
+  });
 }
 
 /** The extension, plus what a test or an embedding application may want to see. */
@@ -65,6 +96,8 @@ export interface BenchmarksExtension extends McpExtension {
  */
 export function createBenchmarksExtension(options: BenchmarksOptions = {}): BenchmarksExtension {
   const logger = options.logger ?? createStderrLogger('warn', { extension: EXTENSION_NAME });
+  // Checked at once: a bad cap fails the extension where it is made, not on its first call.
+  const maxResponseChars = responseCap(options);
   let db: Database.Database | undefined;
   let store: BenchmarkStore | undefined;
   let location: DatabaseLocation | undefined;
@@ -101,8 +134,8 @@ export function createBenchmarksExtension(options: BenchmarksOptions = {}): Benc
       host: pkg.peerDependencies['@reactor/host'],
     },
     toolsets: () => BENCHMARKS_TOOLSETS.map((t) => ({ ...t })),
-    tools: () => createBenchmarkTools(() => store ?? raise()),
-    toolExtensions: () => [[READ_FILE_TOOL, createReadFileExtension(() => store, logger)]],
+    tools: () => createBenchmarkTools(() => store ?? raise(), maxResponseChars),
+    toolExtensions: () => [[READ_FILE_TOOL, createReadFileExtension(() => store, logger, maxResponseChars)]],
     onStart() {
       if (starts === 0) open();
       starts++;

@@ -81,17 +81,26 @@ export const comparisonOutput = z.object({
   summary: z.string(),
 });
 
+/** The fields every answer carries: whether anything was left out to keep it within the extension's `maxResponseChars`. */
+const truncation = {
+  truncated: z.boolean().describe('True when something was left out of this answer to keep it within its size cap (see omitted); narrow the request (one run, one task) to see it.'),
+  omitted: z.array(z.string()).optional().describe('What was left out: long texts cut (head and tail kept), array items dropped.'),
+};
+
+/** `compare_runs`' answer: the comparison, bounded. */
+export const compareRunsOutput = comparisonOutput.extend(truncation);
+
 /** `list_benchmarks`' answer. */
-export const listBenchmarksOutput = z.object({ benchmarks: z.array(z.object(benchmarkSummary)) });
+export const listBenchmarksOutput = z.object({ benchmarks: z.array(z.object(benchmarkSummary)), ...truncation });
 
 /** `get_benchmark`'s answer. */
-export const getBenchmarkOutput = z.object({ ...benchmarkSummary, tasks: z.array(task) });
+export const getBenchmarkOutput = z.object({ ...benchmarkSummary, tasks: z.array(task), ...truncation });
 
 /** `list_runs`' answer. */
-export const listRunsOutput = z.object({ runs: z.array(runSummary) });
+export const listRunsOutput = z.object({ runs: z.array(runSummary), ...truncation });
 
 /** `get_run`'s answer. */
-export const getRunOutput = runSummary.extend({ results: z.array(taskOutcome) });
+export const getRunOutput = runSummary.extend({ results: z.array(taskOutcome), ...truncation });
 
 /** `get_trajectory`'s answer. */
 export const trajectoryOutput = z.object({
@@ -108,6 +117,7 @@ export const trajectoryOutput = z.object({
   feedback: z.string().nullable(),
   durationMs: z.number().nullable(),
   steps: z.array(stepSchema),
+  ...truncation,
 });
 
 /** `best_run`'s answer. */
@@ -118,4 +128,5 @@ export const bestRunOutput = z.object({
   best: runSummary,
   worst: runSummary,
   difference: comparisonOutput,
+  ...truncation,
 });

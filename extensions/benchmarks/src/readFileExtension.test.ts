@@ -6,6 +6,7 @@ import { testContext } from '@reactor/host/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from './extension.js';
 import { importJsonl } from './importer.js';
+import { jsonChars } from './boundAnswer.js';
 import { annotateResult, createReadFileExtension, runIdsIn } from './readFileExtension.js';
 import { migrate } from './schema.js';
 import { BenchmarkStore } from './store.js';
@@ -36,6 +37,21 @@ describe('finding run records in a JSONL text', () => {
 });
 
 describe('annotating a read_file result', () => {
+  it('keeps the annotation within what the answer\'s cap leaves beside the page, and says what it left out', () => {
+    const many = Array.from({ length: 400 }, (_, i) => JSON.stringify({ run_id: `harness-run-${String(i).padStart(4, '0')}`, score: 1 })).join('\n');
+    const page = file('results/many.jsonl', many);
+    const cap = jsonChars(page) + 3000;
+    const result = annotateResult(page, store, cap) as { benchmark: { unknownRuns: string[]; truncated?: boolean; omitted?: string[] }; text: string };
+    expect(jsonChars(result)).toBeLessThanOrEqual(cap);
+    expect(result.text).toBe(many); // the page itself is never cut here
+    expect(result.benchmark.truncated).toBe(true);
+    expect(result.benchmark.unknownRuns.length).toBeLessThan(400);
+    expect(result.benchmark.omitted).toEqual([`unknownRuns: ${result.benchmark.unknownRuns.length} of 400 item(s) kept`]);
+    const roomy = annotateResult(page, store) as { benchmark: { unknownRuns: string[]; truncated?: boolean } };
+    expect(roomy.benchmark.unknownRuns).toHaveLength(400);
+    expect(roomy.benchmark.truncated).toBeUndefined();
+  });
+
   it('adds a benchmark field naming the known runs and the unknown ones', () => {
     const result = annotateResult(file('results/gsm8k-direct.jsonl', artefact), store) as { benchmark: Record<string, unknown>; text: string };
     expect(result.text).toBe(artefact);

@@ -13,6 +13,7 @@
  */
 import type { AnyToolHandler, Logger, ToolExtension } from '@reactor/host';
 import { z } from 'zod';
+import { boundAnswer, DEFAULT_MAX_RESPONSE_CHARS, jsonChars, STRING_FLOOR } from './boundAnswer.js';
 import { errorMessageOf } from './errors.js';
 import type { BenchmarkStore } from './store.js';
 
@@ -44,6 +45,9 @@ export interface BenchmarkAnnotation {
   /** The benchmarks of the known runs. */
   benchmarks: string[];
   hint: string;
+  /** True when runs were left out to keep `read_file`'s answer within the size cap (see `omitted`). */
+  truncated?: boolean;
+  omitted?: string[];
 }
 
 const annotationSchema = z.object({
@@ -52,6 +56,8 @@ const annotationSchema = z.object({
   unknownRuns: z.array(z.string()),
   benchmarks: z.array(z.string()),
   hint: z.string(),
+  truncated: z.boolean().optional().describe('True when runs were left out to keep the answer within its size cap.'),
+  omitted: z.array(z.string()).optional(),
 });
 
 /**
@@ -139,17 +145,29 @@ function isJsonlFile(value: unknown): value is FileResult {
   return typeof path === 'string' && typeof text === 'string' && /\.(jsonl|ndjson)$/i.test(path);
 }
 
-/** Annotates a `read_file` result, or returns it as is (the same object) when it is not a benchmark artefact. */
-export function annotateResult(result: unknown, store: BenchmarkStore): unknown {
+// An annotation that would take the answer over the cap keeps fewer runs (and says so); the file's own page is never cut here.
+function bounded(annotation: BenchmarkAnnotation, result: unknown, maxChars: number): BenchmarkAnnotation {
+  const room = maxChars - jsonChars(result) - '"benchmark":,'.length;
+  if (jsonChars(annotation) <= room) return annotation;
+  return boundAnswer(annotation, Math.max(STRING_FLOOR * 4, room));
+}
+
+/**
+ * Annotates a `read_file` result, or returns it as is (the same object) when
+ * it is not a benchmark artefact. The annotation is kept within what
+ * `maxChars` (the answer's cap) leaves beside the result.
+ */
+export function annotateResult(result: unknown, store: BenchmarkStore, maxChars: number = DEFAULT_MAX_RESPONSE_CHARS): unknown {
   if (isJsonlFile(result)) {
     const annotation = annotationFor(result.text, store);
-    return annotation === undefined ? result : { ...result, benchmark: annotation };
+    return annotation === undefined ? result : { ...result, benchmark: bounded(annotation, result, maxChars) };
   }
   // A tool that already answers a CallToolResult: annotate its structured content, and tell the model in a text item.
   const call = result as { content?: unknown; structuredContent?: unknown } | null;
   if (typeof call === 'object' && call !== null && Array.isArray(call.content) && isJsonlFile(call.structuredContent)) {
-    const annotation = annotationFor(call.structuredContent.text, store);
-    if (annotation === undefined) return result;
+    const found = annotationFor(call.structuredContent.text, store);
+    if (found === undefined) return result;
+    const annotation = bounded(found, call.structuredContent, maxChars);
     return {
       ...call,
       structuredContent: { ...call.structuredContent, benchmark: annotation },
@@ -163,7 +181,7 @@ export function annotateResult(result: unknown, store: BenchmarkStore): unknown 
  * The tool extension. `store()` answers the open store, or undefined while the
  * extension is not started (the result then passes through).
  */
-export function createReadFileExtension(store: () => BenchmarkStore | undefined, logger: Logger): ToolExtension {
+export function createReadFileExtension(store: () => BenchmarkStore | undefined, logger: Logger, maxResponseChars: number = DEFAULT_MAX_RESPONSE_CHARS): ToolExtension {
   return {
     order: READ_FILE_EXTENSION_ORDER,
     // The description points at get_run, compare_runs and best_run: only where benchmarks' toolset is active are they served.
@@ -181,7 +199,7 @@ export function createReadFileExtension(store: () => BenchmarkStore | undefined,
         const open = store();
         if (open === undefined) return result;
         try {
-          return annotateResult(result, open);
+          return annotateResult(result, open, maxResponseChars);
         } catch (error) {
           logger.warn({ tool: READ_FILE_TOOL, err: error instanceof Error ? error : undefined }, `could not annotate a read_file result: ${errorMessageOf(error)}; returned it unannotated`);
           return result;

@@ -5,10 +5,11 @@
  */
 import { defineTool, type ToolAnnotations, type ToolSpec } from '@reactor/host';
 import { z } from 'zod';
+import { boundAnswer, DEFAULT_MAX_RESPONSE_CHARS } from './boundAnswer.js';
 import { bestRun, compareRuns } from './compare.js';
 import {
   bestRunOutput,
-  comparisonOutput,
+  compareRunsOutput,
   getBenchmarkOutput,
   getRunOutput,
   listBenchmarksOutput,
@@ -29,8 +30,13 @@ const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false,
 const runId = z.string().min(1).describe('a run id, as list_runs returns');
 const benchmarkId = z.string().min(1).describe('a benchmark id, as list_benchmarks returns');
 
-/** Makes the tools over a store getter (which throws while the extension is not started). */
-export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpec<never>> {
+/**
+ * Makes the tools over a store getter (which throws while the extension is
+ * not started). Every answer is bounded to `maxResponseChars` characters of
+ * JSON and says `truncated` (see `boundAnswer`).
+ */
+export function createBenchmarkTools(store: () => BenchmarkStore, maxResponseChars: number = DEFAULT_MAX_RESPONSE_CHARS): Array<ToolSpec<never>> {
+  const bound = <T extends object>(answer: T) => boundAnswer(answer, maxResponseChars);
   const tools = [
     defineTool({
       name: 'list_benchmarks',
@@ -38,7 +44,7 @@ export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpe
       description: 'List the benchmarks that have recorded runs: id, title, number of tasks and runs, and the grading methods their tasks use. Start here.',
       outputSchema: listBenchmarksOutput,
       annotations: READ_ONLY,
-      handler: () => ({ benchmarks: store().listBenchmarks() }),
+      handler: () => bound({ benchmarks: store().listBenchmarks() }),
     }),
     defineTool({
       name: 'get_benchmark',
@@ -47,7 +53,7 @@ export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpe
       inputSchema: z.object({ benchmark: benchmarkId }),
       outputSchema: getBenchmarkOutput,
       annotations: READ_ONLY,
-      handler: (args) => store().getBenchmark(args.benchmark),
+      handler: (args) => bound(store().getBenchmark(args.benchmark)),
     }),
     defineTool({
       name: 'list_runs',
@@ -62,7 +68,7 @@ export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpe
       }),
       outputSchema: listRunsOutput,
       annotations: READ_ONLY,
-      handler: (args) => ({ runs: store().listRuns(args) }),
+      handler: (args) => bound({ runs: store().listRuns(args) }),
     }),
     defineTool({
       name: 'get_run',
@@ -71,7 +77,7 @@ export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpe
       inputSchema: z.object({ run: runId }),
       outputSchema: getRunOutput,
       annotations: READ_ONLY,
-      handler: (args) => store().getRun(args.run),
+      handler: (args) => bound(store().getRun(args.run)),
     }),
     defineTool({
       name: 'get_trajectory',
@@ -80,7 +86,7 @@ export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpe
       inputSchema: z.object({ run: runId, task: z.string().min(1).describe('a task id of the run\'s benchmark, as get_run returns') }),
       outputSchema: trajectoryOutput,
       annotations: READ_ONLY,
-      handler: (args) => store().getTrajectory(args.run, args.task),
+      handler: (args) => bound(store().getTrajectory(args.run, args.task)),
     }),
     defineTool({
       name: 'compare_runs',
@@ -88,9 +94,9 @@ export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpe
       description:
         'Compare two runs of one benchmark: per-task score deltas (candidate minus baseline), tasks that flipped (fixed: fail→pass, broken: pass→fail), the aggregate difference, the model and config settings that differ, and tool use.',
       inputSchema: z.object({ baseline: runId.describe('the run to compare against'), candidate: runId.describe('the run compared with the baseline') }),
-      outputSchema: comparisonOutput,
+      outputSchema: compareRunsOutput,
       annotations: READ_ONLY,
-      handler: (args) => compareRuns(store(), args.baseline, args.candidate),
+      handler: (args) => bound(compareRuns(store(), args.baseline, args.candidate)),
     }),
     defineTool({
       name: 'best_run',
@@ -100,7 +106,7 @@ export function createBenchmarkTools(store: () => BenchmarkStore): Array<ToolSpe
       inputSchema: z.object({ benchmark: benchmarkId }),
       outputSchema: bestRunOutput,
       annotations: READ_ONLY,
-      handler: (args) => bestRun(store(), args.benchmark),
+      handler: (args) => bound(bestRun(store(), args.benchmark)),
     }),
   ];
   return tools;

@@ -192,7 +192,7 @@ describe('its data', () => {
     const ext = createBenchmarksExtension({ sample: false, env: { REACTOR_BENCHMARKS_DATA: join(tmp, 'from-env') }, logger: silentLogger });
     const { host } = await serve(ext);
     const conn = await connectTo(host, 'benchmarks');
-    expect(await call(conn, 'list_benchmarks')).toEqual({ benchmarks: [] });
+    expect(await call(conn, 'list_benchmarks')).toEqual({ benchmarks: [], truncated: false });
     expect(ext.location()?.dataDir).toBe(join(tmp, 'from-env'));
   });
 

@@ -1,8 +1,11 @@
 /**
- * What the README says about the sample data is what the fixtures hold.
+ * What the README says about the sample data is what the fixtures hold, and
+ * its ts examples run against the package's sources.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeMarkdownExamples } from '../../../docExamples.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
@@ -16,3 +19,5 @@ describe('the README', () => {
     expect([WORDS.indexOf(claim![1]!), WORDS.indexOf(claim![2]!)]).toEqual([count('benchmark'), count('run')]);
   });
 });
+
+describeMarkdownExamples(fileURLToPath(new URL('../README.md', import.meta.url)), { outDir: fileURLToPath(new URL('./.readme-examples/', import.meta.url)) });

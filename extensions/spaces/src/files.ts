@@ -115,8 +115,11 @@ export function spaceFileUri(space: string, relative: string): string {
   return `spaces://${encodeURIComponent(space)}/${encodedPath}`;
 }
 
-/** Reads and parses a notebook file (refusing binary and oversized files like {@link readText}). */
-export async function readNotebookFile(file: FileRef, maxFileBytes: number, maxOutputChars: number): Promise<Notebook> {
+/**
+ * Reads and parses a notebook file (refusing binary and oversized files like
+ * {@link readText}); `fullOutputs` keeps outputs whole, for searching.
+ */
+export async function readNotebookFile(file: FileRef, maxFileBytes: number, maxOutputChars: number, fullOutputs = false): Promise<Notebook> {
   const { text } = await readText(file, maxFileBytes);
-  return parseNotebook(text, { name: `${file.space.name}/${file.relative}`, maxOutputChars });
+  return parseNotebook(text, { name: `${file.space.name}/${file.relative}`, maxOutputChars, fullOutputs });
 }

@@ -49,6 +49,12 @@ export interface ParseNotebookOptions {
   readonly maxOutputChars?: number;
   /** Used in error messages. */
   readonly name?: string;
+  /**
+   * Keep each output's whole text instead of a summary: streams and results
+   * untruncated, errors with their traceback (colours removed). For searching,
+   * where a line in the middle of a long log must be found. Default false.
+   */
+  readonly fullOutputs?: boolean;
 }
 
 /** The default bound of one output's summary. */
@@ -78,13 +84,14 @@ export function parseNotebook(text: string, options: ParseNotebookOptions = {}):
       hint: v3 ? 'convert it with `jupyter nbconvert --to notebook --nbformat 4`' : 'read it with read_file',
     });
   }
-  const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  const maxOutputChars = options.fullOutputs === true ? Number.POSITIVE_INFINITY : (options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+  const fullOutputs = options.fullOutputs === true;
   const metadata = isRecord(json.metadata) ? json.metadata : {};
   const kernelspec = isRecord(metadata.kernelspec) ? metadata.kernelspec : {};
   const languageInfo = isRecord(metadata.language_info) ? metadata.language_info : {};
   const language = stringOr(languageInfo.name) ?? stringOr(kernelspec.language);
   const kernel = stringOr(kernelspec.display_name) ?? stringOr(kernelspec.name);
-  const cells = json.cells.map((cell, index) => parseCell(cell, index, maxOutputChars));
+  const cells = json.cells.map((cell, index) => parseCell(cell, index, maxOutputChars, fullOutputs));
   const title = findTitle(cells);
   return {
     nbformat: `${typeof json.nbformat === 'number' ? json.nbformat : 4}.${typeof json.nbformat_minor === 'number' ? json.nbformat_minor : 0}`,
@@ -95,18 +102,22 @@ export function parseNotebook(text: string, options: ParseNotebookOptions = {}):
   };
 }
 
-function parseCell(cell: unknown, index: number, maxOutputChars: number): NotebookCell {
+function parseCell(cell: unknown, index: number, maxOutputChars: number, fullOutputs: boolean): NotebookCell {
   const record = isRecord(cell) ? cell : {};
   const type = record.cell_type === 'markdown' || record.cell_type === 'raw' ? record.cell_type : 'code';
   const source = joinText(record.source);
   if (type !== 'code') return { index, type, source };
-  const outputs = Array.isArray(record.outputs) ? record.outputs.map((o) => summarizeOutput(o, maxOutputChars)) : [];
+  const outputs = Array.isArray(record.outputs) ? record.outputs.map((o) => summarizeOutput(o, maxOutputChars, fullOutputs)) : [];
   const executionCount = typeof record.execution_count === 'number' ? record.execution_count : null;
   return { index, type, source, executionCount, outputs };
 }
 
-/** Summarises one nbformat output (exported for tests and for other readers of notebooks). */
-export function summarizeOutput(output: unknown, maxChars: number = DEFAULT_MAX_OUTPUT_CHARS): NotebookOutput {
+/**
+ * Summarises one nbformat output (exported for tests and for other readers of
+ * notebooks). With `withTraceback`, an error's text goes on with its
+ * traceback lines, colours removed.
+ */
+export function summarizeOutput(output: unknown, maxChars: number = DEFAULT_MAX_OUTPUT_CHARS, withTraceback = false): NotebookOutput {
   const record = isRecord(output) ? output : {};
   switch (record.output_type) {
     case 'stream': {
@@ -116,7 +127,8 @@ export function summarizeOutput(output: unknown, maxChars: number = DEFAULT_MAX_
     case 'error': {
       const ename = stringOr(record.ename) ?? 'Error';
       const evalue = stringOr(record.evalue) ?? '';
-      return { outputType: 'error', text: truncateMiddle(`${ename}: ${evalue}`.replace(ANSI, ''), maxChars) };
+      const traceback = withTraceback && Array.isArray(record.traceback) ? record.traceback.filter((line): line is string => typeof line === 'string') : [];
+      return { outputType: 'error', text: truncateMiddle([`${ename}: ${evalue}`, ...traceback].join('\n').replace(ANSI, ''), maxChars) };
     }
     case 'execute_result':
     case 'display_data':

@@ -24,7 +24,19 @@ export interface SpacesOptions {
   readonly maxOutputChars?: number;
   /** The most files and folders one listing, search or walk visits. Default 10 000. */
   readonly maxWalkEntries?: number;
+  /**
+   * The most characters of JSON one tool answer carries (what a model reads;
+   * the structured copy is the same object). Longer answers are cut — fewer
+   * entries, matches or cells, a shorter page — and say so (`truncated`, or a
+   * cursor to continue). Default 100 000; else `REACTOR_SPACES_MAX_RESPONSE_CHARS`.
+   */
+  readonly maxResponseChars?: number;
+  /** Where `REACTOR_SPACES_MAX_RESPONSE_CHARS` (and, on first use, `REACTOR_SPACES_ROOT`) are read. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
 }
+
+/** The environment variable that sets `maxResponseChars` when the option is not given. */
+export const MAX_RESPONSE_CHARS_ENV = 'REACTOR_SPACES_MAX_RESPONSE_CHARS';
 
 /** The limits in force. */
 export interface SpacesLimits {
@@ -32,6 +44,7 @@ export interface SpacesLimits {
   readonly maxFileBytes: number;
   readonly maxOutputChars: number;
   readonly maxWalkEntries: number;
+  readonly maxResponseChars: number;
 }
 
 /** Defaults of {@link SpacesLimits}. */
@@ -40,7 +53,11 @@ export const DEFAULT_LIMITS: SpacesLimits = Object.freeze({
   maxFileBytes: 16 * 1024 * 1024,
   maxOutputChars: 2000,
   maxWalkEntries: 10_000,
+  maxResponseChars: 100_000,
 });
+
+/** The smallest `maxResponseChars` accepted: room for a page, a cell or a few entries with their fields. */
+export const MIN_RESPONSE_CHARS = 2000;
 
 /** What the tools share. */
 export interface SpacesRuntime {
@@ -60,11 +77,12 @@ export function createRuntime(options: SpacesOptions = {}): SpacesRuntime {
     maxFileBytes: limit(options, 'maxFileBytes', 1),
     maxOutputChars: limit(options, 'maxOutputChars', 80),
     maxWalkEntries: limit(options, 'maxWalkEntries', 1),
+    maxResponseChars: limit(withEnvCap(options), 'maxResponseChars', MIN_RESPONSE_CHARS),
   };
   // Invalid roots in the options fail at creation; the environment is read on first use.
-  if (options.roots !== undefined) resolveRoots(options.roots);
+  if (options.roots !== undefined) resolveRoots(options.roots, options.env ?? process.env);
   let resolved: ResolvedRoots | undefined;
-  const roots = () => (resolved ??= resolveRoots(options.roots));
+  const roots = () => (resolved ??= resolveRoots(options.roots, options.env ?? process.env));
   return {
     limits,
     roots,
@@ -73,13 +91,22 @@ export function createRuntime(options: SpacesOptions = {}): SpacesRuntime {
   };
 }
 
-function limit(options: SpacesOptions, key: keyof SpacesLimits, min: number): number {
+// The option wins; else the environment (a discovered extension has no options), checked like the option.
+function withEnvCap(options: SpacesOptions): { maxResponseChars?: unknown; fromEnv: boolean } {
+  if (options.maxResponseChars !== undefined) return { maxResponseChars: options.maxResponseChars, fromEnv: false };
+  const raw = (options.env ?? process.env)[MAX_RESPONSE_CHARS_ENV];
+  if (raw === undefined || raw.trim() === '') return { fromEnv: false };
+  return { maxResponseChars: /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw, fromEnv: true };
+}
+
+function limit(options: Partial<Readonly<Record<keyof SpacesLimits, unknown>>> & { readonly fromEnv?: boolean }, key: keyof SpacesLimits, min: number): number {
   const value = options[key];
   if (value === undefined) return DEFAULT_LIMITS[key];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw spaceError(`option "${key}" of extension "spaces"`, 'is invalid', {
+    const source = options.fromEnv === true ? `environment variable ${MAX_RESPONSE_CHARS_ENV}` : `option "${key}"`;
+    throw spaceError(`${source} of extension "spaces"`, 'is invalid', {
       expected: `an integer of at least ${min}`,
-      received: typeof value === 'number' ? String(value) : typeof value,
+      received: typeof value === 'number' ? String(value) : typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value,
       hint: `leave it out for the default (${DEFAULT_LIMITS[key]})`,
     }, ErrorCodes.OPTION_INVALID);
   }

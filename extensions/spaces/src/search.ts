@@ -17,7 +17,7 @@ import { walk } from './walk.js';
 export interface TextMatch {
   /** The file, relative to its space. */
   readonly path: string;
-  /** 1-based line: in the file, or in the cell's source (or output) for a notebook. */
+  /** 1-based line: in the file, or in the cell's source (or in the output's whole text) for a notebook. */
   readonly line: number;
   /** 1-based column of the match. */
   readonly column: number;
@@ -27,6 +27,8 @@ export interface TextMatch {
   readonly cell?: number;
   /** For notebooks: true when the match is in the cell's outputs. */
   readonly inOutput?: boolean;
+  /** For notebooks, a match in an output: which output of the cell (0-based). */
+  readonly output?: number;
 }
 
 /** What `searchText` found. */
@@ -70,7 +72,7 @@ export async function searchText(space: Space, query: string, options: TextSearc
     try {
       const loaded = await loadText(file, options.limits.maxFileBytes);
       if (loaded.binary) continue;
-      found = searchFile(file.relative, loaded.text, pattern, options.limits);
+      found = searchFile(file.relative, loaded.text, pattern);
     } catch {
       filesSkipped++;
       continue;
@@ -84,10 +86,10 @@ export async function searchText(space: Space, query: string, options: TextSearc
   return { matches, filesSearched, filesSkipped, truncated: walked.truncated };
 }
 
-function searchFile(relative: string, text: string, pattern: RegExp, limits: SpacesLimits): TextMatch[] {
+function searchFile(relative: string, text: string, pattern: RegExp): TextMatch[] {
   if (isNotebookPath(relative)) {
     try {
-      return searchNotebook(relative, parseNotebook(text, { maxOutputChars: limits.maxOutputChars }), pattern);
+      return searchNotebook(relative, parseNotebook(text, { fullOutputs: true }), pattern);
     } catch {
       // Not a parsable notebook: search its raw text like any other file.
     }
@@ -99,7 +101,10 @@ function searchNotebook(relative: string, notebook: Notebook, pattern: RegExp): 
   const matches: TextMatch[] = [];
   for (const cell of notebook.cells) {
     matches.push(...searchLines(cell.source, pattern, (line, column, text) => ({ path: relative, cell: cell.index, line, column, text })));
-    matches.push(...searchLines(cellOutputText(cell), pattern, (line, column, text) => ({ path: relative, cell: cell.index, inOutput: true, line, column, text })));
+    // Each output on its own, so a line number counts lines of that output's text.
+    (cell.outputs ?? []).forEach((output, index) => {
+      matches.push(...searchLines(output.text, pattern, (line, column, text) => ({ path: relative, cell: cell.index, inOutput: true, output: index, line, column, text })));
+    });
   }
   return matches;
 }
@@ -168,7 +173,8 @@ export async function findNotebooks(spaces: readonly Space[], query: string, opt
       options.signal?.throwIfAborted();
       let notebook: Notebook;
       try {
-        notebook = await readNotebookFile(fileOfEntry(space, entry), options.limits.maxFileBytes, options.limits.maxOutputChars);
+        // Whole outputs: a word in the middle of a long log counts as much as one in its head.
+        notebook = await readNotebookFile(fileOfEntry(space, entry), options.limits.maxFileBytes, options.limits.maxOutputChars, true);
       } catch (error) {
         skipped.push({ space: space.name, path: entry.path, reason: (error as Error).message });
         continue;

@@ -89,10 +89,14 @@ export async function walk(space: Space, start: { readonly relative: string; rea
   return { entries: entries.sort(byPath), truncated: false };
 }
 
-// Tree order: a folder's entries directly after it, segment by segment.
 function byPath(a: WalkEntry, b: WalkEntry): number {
-  const x = a.path.split('/');
-  const y = b.path.split('/');
+  return compareTreePaths(a.path, b.path);
+}
+
+/** Tree order, the order of every listing: a folder's entries directly after it, segment by segment. */
+export function compareTreePaths(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
     const order = compareNames(x[i] as string, y[i] as string);
     if (order !== 0) return order;

@@ -1,6 +1,7 @@
 /** `find_notebooks`: notebooks by name or content, in one space or all. */
 import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
+import { fitItems } from '../responseCap.js';
 import { findNotebooks } from '../search.js';
 import { defineSpacesTool, READ_ONLY_LOCAL } from './common.js';
 
@@ -18,7 +19,7 @@ export const findNotebooksOutput = z.object({
   query: z.string(),
   notebooks: z.array(hitSchema),
   skipped: z.array(z.object({ space: z.string(), path: z.string(), reason: z.string() })).describe('Notebooks that could not be read or parsed.'),
-  truncated: z.boolean().describe('True when more notebooks matched than maxResults.'),
+  truncated: z.boolean().describe('True when something was left out: more notebooks matched than maxResults or than fit in one answer, a space held more files than one search visits, or skipped notebooks beyond what fits.'),
 });
 
 /** Makes the `find_notebooks` tool. */
@@ -38,7 +39,12 @@ export function createFindNotebooksTool(runtime: SpacesRuntime) {
     handler: async (args, ctx): Promise<z.infer<typeof findNotebooksOutput>> => {
       const spaces = args.space === undefined ? await runtime.spaces() : [await runtime.space(args.space)];
       const found = await findNotebooks(spaces, args.query, { maxResults: args.maxResults, signal: ctx.signal, limits: runtime.limits });
-      return { query: args.query, ...found };
+      const max = runtime.limits.maxResponseChars;
+      // Notebooks beyond what one answer carries go first, then the list of skipped ones.
+      const byHits = fitItems(found.notebooks, max, (notebooks) => ({ query: args.query, ...found, notebooks: [...notebooks], skipped: [] }));
+      const bySkipped = fitItems(found.skipped, max, (skipped) => ({ ...byHits.result, skipped: [...skipped] }));
+      const cut = byHits.omitted > 0 || bySkipped.omitted > 0;
+      return cut ? { ...bySkipped.result, truncated: true } : bySkipped.result;
     },
   });
 }

@@ -1,10 +1,17 @@
-/** `list_files`: what a folder of a space holds. */
+/** `list_files`: what a folder of a space holds, a page at a time. */
 import { z } from 'zod';
 import { mimeTypeOf } from '../fileTypes.js';
+import { decodeListCursor, encodeListCursor } from '../listCursor.js';
+import { fitItems } from '../responseCap.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFolder } from '../safePath.js';
-import { walk } from '../walk.js';
+import { compareTreePaths, walk } from '../walk.js';
 import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
+
+/** Entries in a page when `limit` is not given. */
+export const DEFAULT_LIST_LIMIT = 500;
+/** The most entries a page may ask for. */
+export const MAX_LIST_LIMIT = 5000;
 
 const entrySchema = z.object({
   path: z.string().describe('Relative to the space; pass it to read_file or read_notebook.'),
@@ -20,8 +27,13 @@ export const listFilesOutput = z.object({
   space: z.string(),
   path: z.string().describe('The folder listed, relative to the space ("" for its root).'),
   entries: z.array(entrySchema),
-  truncated: z.boolean().describe('True when the listing hit its bound; list a subfolder instead.'),
+  nextCursor: z.string().nullable().describe('Pass as cursor (with the same space, path and recursive) to get the next page; null on the last page.'),
+  truncated: z
+    .boolean()
+    .describe('True when entries were left out of this answer: more pages follow (nextCursor), or the folder holds more entries than one listing visits (list a subfolder).'),
 });
+
+type ListFilesResult = z.infer<typeof listFilesOutput>;
 
 /** Makes the `list_files` tool. */
 export function createListFilesTool(runtime: SpacesRuntime) {
@@ -29,31 +41,44 @@ export function createListFilesTool(runtime: SpacesRuntime) {
     name: 'list_files',
     title: 'List files',
     description:
-      'List the files and folders in a space, or in one of its folders. Set recursive to list everything below it. Hidden files (names starting with ".") are never listed.',
+      'List the files and folders in a space, or in one of its folders. Set recursive to list everything below it. Long listings come in pages: call again with cursor = nextCursor until it is null. Hidden files (names starting with ".") are never listed.',
     inputSchema: z.object({
       space: spaceArg,
       path: pathArg.default('').describe('The folder to list, relative to the space; omit for the space\'s root.'),
       recursive: z.boolean().default(false).describe('List subfolders\' contents too.'),
+      limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT).describe(`The most entries in this page (default ${DEFAULT_LIST_LIMIT}); a page is also bounded in size.`),
+      cursor: z.string().optional().describe('The nextCursor of the previous page; omit for the first page.'),
     }),
     outputSchema: listFilesOutput,
     annotations: READ_ONLY_LOCAL,
-    handler: async (args, ctx): Promise<z.infer<typeof listFilesOutput>> => {
+    handler: async (args, ctx): Promise<ListFilesResult> => {
       const space = await runtime.space(args.space);
       const folder = await resolveFolder(space, args.path);
+      const listing = { space: space.name, path: folder.relative, recursive: args.recursive };
+      const after = args.cursor === undefined ? undefined : decodeListCursor(args.cursor, listing).after;
       const walked = await walk(space, folder, { recursive: args.recursive, maxEntries: runtime.limits.maxWalkEntries, signal: ctx.signal });
-      return {
-        space: space.name,
-        path: folder.relative,
-        entries: walked.entries.map((e) => ({
-          path: e.path,
-          name: e.name,
-          type: e.type,
-          size: e.size,
-          ...(e.type === 'file' ? { mimeType: mimeTypeOf(e.path) } : {}),
-          modified: e.modified,
-        })),
-        truncated: walked.truncated,
+      const remaining = after === undefined ? walked.entries : walked.entries.filter((e) => compareTreePaths(e.path, after) > 0);
+      const entries = remaining.map((e) => ({
+        path: e.path,
+        name: e.name,
+        type: e.type,
+        size: e.size,
+        ...(e.type === 'file' ? { mimeType: mimeTypeOf(e.path) } : {}),
+        modified: e.modified,
+      }));
+      const page = (kept: readonly ListFilesResult['entries'][number][]): ListFilesResult => {
+        const more = kept.length < entries.length;
+        const last = kept.at(-1);
+        return {
+          space: listing.space,
+          path: listing.path,
+          entries: [...kept],
+          nextCursor: more && last !== undefined ? encodeListCursor({ ...listing, after: last.path }) : null,
+          truncated: more || walked.truncated,
+        };
       };
+      // The asked-for limit first, then as many of those as fit in one answer (at least one, so paging advances).
+      return fitItems(entries.slice(0, args.limit), runtime.limits.maxResponseChars, (kept) => page(kept), Math.min(1, entries.length)).result;
     },
   });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { fileOfEntry, readText, spaceFileUri, type FileRef } from '../files.js';
 import { isNotebookPath } from '../fileTypes.js';
 import type { SpacesRuntime } from '../runtime.js';
+import { fitItems } from '../responseCap.js';
 import { spaceRealDir } from '../safePath.js';
 import { walk } from '../walk.js';
 import { defineSpacesTool, READ_ONLY_LOCAL } from './common.js';
@@ -21,6 +22,7 @@ const spaceSummary = z.object({
 export const listSpacesOutput = z.object({
   spaces: z.array(spaceSummary),
   source: z.enum(['options', 'env', 'sample']).describe('Where the roots came from: the extension\'s options, REACTOR_SPACES_ROOT, or the sample shipped with the extension.'),
+  truncated: z.boolean().describe('True when something was left out: spaces beyond what one answer carries, or a space too large to count fully (its own truncated says which).'),
 });
 
 /** Makes the `list_spaces` tool. */
@@ -47,7 +49,10 @@ export function createListSpacesTool(runtime: SpacesRuntime) {
           uri: spaceFileUri(space.name, ''),
         });
       }
-      return { spaces, source: runtime.roots().source };
+      const source = runtime.roots().source;
+      const counted = spaces.every((space) => space.truncated !== true);
+      const { result, omitted } = fitItems(spaces, runtime.limits.maxResponseChars, (kept) => ({ spaces: [...kept], source, truncated: !counted }));
+      return omitted > 0 ? { ...result, truncated: true } : result;
     },
   });
 }

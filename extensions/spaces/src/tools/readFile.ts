@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { fileOfPath, pageText, readText } from '../files.js';
 import { pathSubject } from '../errors.js';
 import type { SpacesRuntime } from '../runtime.js';
+import { jsonChars, largestFitting } from '../responseCap.js';
 import { resolveFile } from '../safePath.js';
 import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
@@ -19,7 +20,10 @@ export const readFileOutput = z.object({
   offset: z.number().int().describe('Where this page starts, in characters.'),
   nextOffset: z.number().int().nullable().describe('Pass as offset to read the next page; null when this page reaches the end.'),
   text: z.string(),
+  truncated: z.boolean().describe('True when this page holds fewer characters than limit asked for although the file goes on (a page is bounded in bytes and in answer size); continue from nextOffset.'),
 });
+
+type ReadFileResult = z.infer<typeof readFileOutput>;
 
 /** Makes the `read_file` tool. */
 export function createReadFileTool(runtime: SpacesRuntime) {
@@ -36,12 +40,21 @@ export function createReadFileTool(runtime: SpacesRuntime) {
     }),
     outputSchema: readFileOutput,
     annotations: READ_ONLY_LOCAL,
-    handler: async (args): Promise<z.infer<typeof readFileOutput>> => {
+    handler: async (args): Promise<ReadFileResult> => {
       const space = await runtime.space(args.space);
       const file = fileOfPath(await resolveFile(space, args.path));
       const { text, mimeType } = await readText(file, runtime.limits.maxFileBytes);
-      const page = pageText(text, args.offset, args.limit, runtime.limits.maxReadBytes, pathSubject(space.name, file.relative));
-      return { space: space.name, path: file.relative, mimeType, size: file.size, totalChars: text.length, offset: page.offset, nextOffset: page.nextOffset, text: page.text };
+      const subject = pathSubject(space.name, file.relative);
+      const answer = (limit: number): ReadFileResult => {
+        const page = pageText(text, args.offset, limit, runtime.limits.maxReadBytes, subject);
+        const asked = Math.min(args.limit, text.length - args.offset);
+        return { space: space.name, path: file.relative, mimeType, size: file.size, totalChars: text.length, offset: page.offset, nextOffset: page.nextOffset, text: page.text, truncated: page.text.length < asked };
+      };
+      const whole = answer(args.limit);
+      if (jsonChars(whole) <= runtime.limits.maxResponseChars) return whole;
+      // JSON escaping can make a page longer than its text (quotes, newlines, control characters): shorten the page until the answer fits.
+      const fits = largestFitting(1, whole.text.length - 1, (limit) => jsonChars(answer(limit)) <= runtime.limits.maxResponseChars);
+      return answer(Math.max(1, fits));
     },
   });
 }

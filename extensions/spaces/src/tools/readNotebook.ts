@@ -2,10 +2,20 @@
 import { z } from 'zod';
 import { pathSubject, spaceError } from '../errors.js';
 import { fileOfPath, readNotebookFile } from '../files.js';
-import type { NotebookCell } from '../notebook.js';
+import { truncateMiddle, type NotebookCell } from '../notebook.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFile } from '../safePath.js';
 import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { fitItems, jsonChars, largestFitting } from '../responseCap.js';
+
+// A cell whose source and each output keep at most `chars` characters (head and tail, the cut marked).
+function cutCell(cell: NotebookCell, chars: number): NotebookCell {
+  return {
+    ...cell,
+    source: truncateMiddle(cell.source, chars),
+    ...(cell.outputs !== undefined ? { outputs: cell.outputs.map((o) => ({ ...o, text: truncateMiddle(o.text, chars) })) } : {}),
+  };
+}
 
 const outputSchema = z.object({
   outputType: z.enum(['stream', 'execute_result', 'display_data', 'error', 'update_display_data']),
@@ -32,7 +42,10 @@ export const readNotebookOutput = z.object({
   cellCount: z.number().int().describe('Cells in the whole notebook.'),
   cells: z.array(cellSchema),
   nextCell: z.number().int().nullable().describe('When the page filled up before the requested range ended: pass as cells.start to continue. Null otherwise.'),
+  truncated: z.boolean().describe('True when part of the requested range is not in this answer: cells left for the next page (nextCell), or a cell too large for one answer, shown cut (its source and outputs keep their head and tail).'),
 });
+
+type ReadNotebookResult = z.infer<typeof readNotebookOutput>;
 
 /** Makes the `read_notebook` tool. */
 export function createReadNotebookTool(runtime: SpacesRuntime) {
@@ -55,7 +68,7 @@ export function createReadNotebookTool(runtime: SpacesRuntime) {
     }),
     outputSchema: readNotebookOutput,
     annotations: READ_ONLY_LOCAL,
-    handler: async (args): Promise<z.infer<typeof readNotebookOutput>> => {
+    handler: async (args): Promise<ReadNotebookResult> => {
       const space = await runtime.space(args.space);
       const file = fileOfPath(await resolveFile(space, args.path));
       const notebook = await readNotebookFile(file, runtime.limits.maxFileBytes, runtime.limits.maxOutputChars);
@@ -80,17 +93,29 @@ export function createReadNotebookTool(runtime: SpacesRuntime) {
         cells.push(shown);
         bytes += size;
       }
-      return {
-        space: space.name,
-        path: file.relative,
-        nbformat: notebook.nbformat,
-        ...(notebook.language !== undefined ? { language: notebook.language } : {}),
-        ...(notebook.kernel !== undefined ? { kernel: notebook.kernel } : {}),
-        ...(notebook.title !== undefined ? { title: notebook.title } : {}),
-        cellCount: total,
-        cells,
-        nextCell,
+      const answer = (kept: readonly NotebookCell[], cut = false): ReadNotebookResult => {
+        const next = kept.length < cells.length ? (kept.at(-1)?.index ?? start - 1) + 1 : nextCell;
+        return {
+          space: space.name,
+          path: file.relative,
+          nbformat: notebook.nbformat,
+          ...(notebook.language !== undefined ? { language: notebook.language } : {}),
+          ...(notebook.kernel !== undefined ? { kernel: notebook.kernel } : {}),
+          ...(notebook.title !== undefined ? { title: notebook.title } : {}),
+          cellCount: total,
+          cells: [...kept],
+          nextCell: next,
+          truncated: next !== null || cut,
+        };
       };
+      const max = runtime.limits.maxResponseChars;
+      // Fewer cells while they do not fit in one answer (at least one, so paging advances)…
+      const fitted = fitItems(cells, max, (kept) => answer(kept), Math.min(1, cells.length)).result;
+      if (jsonChars(fitted) <= max || fitted.cells.length !== 1) return fitted;
+      // …and a single cell larger than an answer is shown cut, its head and tail kept.
+      const only = fitted.cells[0] as NotebookCell;
+      const shorter = (chars: number) => answer([cutCell(only, chars)], true);
+      return shorter(Math.max(0, largestFitting(0, max, (chars) => jsonChars(shorter(chars)) <= max)));
     },
   });
 }

@@ -1,16 +1,18 @@
 /** `search_text`: lines containing a phrase, across a space. */
 import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
+import { fitItems } from '../responseCap.js';
 import { searchText } from '../search.js';
 import { defineSpacesTool, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
 const matchSchema = z.object({
   path: z.string(),
-  line: z.number().int().describe('1-based; for a notebook, the line within the cell\'s source (or outputs).'),
+  line: z.number().int().describe('1-based; for a notebook, the line within the cell\'s source, or within the whole text of the output named by output.'),
   column: z.number().int().describe('1-based.'),
   text: z.string().describe('The matching line, shortened around the match when long.'),
   cell: z.number().int().optional().describe('Notebooks: the 0-based cell; pass it to read_notebook as cells.start.'),
   inOutput: z.boolean().optional().describe('Notebooks: true when the match is in the cell\'s outputs.'),
+  output: z.number().int().optional().describe('Notebooks, matches in an output: which output of the cell (0-based).'),
 });
 
 /** The result of `search_text`. */
@@ -20,7 +22,7 @@ export const searchTextOutput = z.object({
   matches: z.array(matchSchema),
   filesSearched: z.number().int(),
   filesSkipped: z.number().int().describe('Files too large or unreadable.'),
-  truncated: z.boolean().describe('True when there may be more matches than returned.'),
+  truncated: z.boolean().describe('True when matches were left out: more than maxResults, more than fit in one answer, or more files than one search visits.'),
 });
 
 /** Makes the `search_text` tool. */
@@ -29,7 +31,7 @@ export function createSearchTextTool(runtime: SpacesRuntime) {
     name: 'search_text',
     title: 'Search text',
     description:
-      'Search the text files and notebooks of a space for a phrase (literal, not a regular expression; case ignored unless caseSensitive). Returns matching lines with their file and line; notebook matches name their cell. Narrow with glob, e.g. "*.csv", "notebooks/**/*.ipynb" or just "md".',
+      'Search the text files and notebooks of a space for a phrase (literal, not a regular expression; case ignored unless caseSensitive). Returns matching lines with their file and line; notebook matches name their cell (and output: the whole output is searched, not only what read_notebook shows). Narrow with glob, e.g. "*.csv", "notebooks/**/*.ipynb" or just "md".',
     inputSchema: z.object({
       space: spaceArg,
       query: z.string().min(1).describe('The phrase to find.'),
@@ -48,7 +50,9 @@ export function createSearchTextTool(runtime: SpacesRuntime) {
         signal: ctx.signal,
         limits: runtime.limits,
       });
-      return { space: space.name, query: args.query, ...found };
+      // Matches beyond what one answer carries are left out, and the answer says so.
+      const { result, omitted } = fitItems(found.matches, runtime.limits.maxResponseChars, (matches) => ({ space: space.name, query: args.query, ...found, matches: [...matches] }));
+      return omitted > 0 ? { ...result, truncated: true } : result;
     },
   });
 }

@@ -40,7 +40,7 @@ describe('tool handlers without a server', () => {
   it('read_file counts offset and limit in characters and reports the whole length', async () => {
     const tool = createReadFileTool(runtime());
     const page = await tool.handler({ space: 'alpha', path: 'notes.md', offset: 2, limit: 5 }, ctx);
-    expect(page).toEqual({ space: 'alpha', path: 'notes.md', mimeType: 'text/markdown', size: 80, totalChars: 80, offset: 2, nextOffset: 7, text: 'Alpha' });
+    expect(page).toEqual({ space: 'alpha', path: 'notes.md', mimeType: 'text/markdown', size: 80, totalChars: 80, offset: 2, nextOffset: 7, text: 'Alpha', truncated: false });
     await expect(tool.handler({ space: 'alpha', path: 'notes.md', offset: 500, limit: 5 }, ctx)).rejects.toThrow(/offset 500 is past the end; expected an offset from 0 to 80/);
   });
 
@@ -59,10 +59,10 @@ describe('tool handlers without a server', () => {
 
   it('list_files refuses a file, and lists through a link inside the space', async () => {
     const tool = createListFilesTool(runtime());
-    await expect(tool.handler({ space: 'alpha', path: 'notes.md', recursive: false }, ctx)).rejects.toThrow(/is a file, not a folder/);
-    const linked = await tool.handler({ space: 'alpha', path: 'link-dir-inside', recursive: false }, ctx);
+    await expect(tool.handler({ space: 'alpha', path: 'notes.md', recursive: false, limit: 500 }, ctx)).rejects.toThrow(/is a file, not a folder/);
+    const linked = await tool.handler({ space: 'alpha', path: 'link-dir-inside', recursive: false, limit: 500 }, ctx);
     expect(linked.entries.map((e) => e.path)).toEqual(['link-dir-inside/nested', 'link-dir-inside/values.csv']);
-    await expect(tool.handler({ space: 'alpha', path: '..', recursive: true }, ctx)).rejects.toThrow(/path escapes the space/);
+    await expect(tool.handler({ space: 'alpha', path: '..', recursive: true, limit: 500 }, ctx)).rejects.toThrow(/path escapes the space/);
   });
 
   it('read_notebook refuses a start past the last cell, and reads an empty range as no cells', async () => {
