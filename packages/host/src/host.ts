@@ -31,7 +31,7 @@ import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
 import { requestTelemetry, type RequestTelemetry } from './telemetry/requestTelemetry.js';
 import { Subscriptions } from './sdk/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
-import { createStats, type HostStats } from './stats.js';
+import { createStats, type HostStats, type HostUsage } from './stats.js';
 import { serveTool, type Blueprint, type ServedTool, type ServeToolOptions } from './blueprint.js';
 import { isTimeLimit } from './timeLimit.js';
 import type { ToolSpec } from './tool.js';
@@ -53,6 +53,8 @@ export class McpHost {
   readonly logger: Logger;
   /** @internal This host's counters of expensive operations, for structural tests. */
   readonly stats: HostStats = createStats();
+  /** @internal How the host is used (selections served, cache hits), for metrics. */
+  readonly usage: HostUsage = { selections: 0, blueprintHits: 0 };
 
   private _revision = 0;
   private started = false;
@@ -227,6 +229,7 @@ export class McpHost {
   async build(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<BuiltServer> {
     const options = readDeniedOnce(buildOptions);
     const tenant = options.tenant;
+    this.usage.selections++;
     await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
     const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
@@ -261,8 +264,10 @@ export class McpHost {
 
   private entryFor(active: ReadonlySet<string>, tenant: string | undefined): CacheEntry {
     const key = activationKey(active);
-    return this.cache.blueprints.getOrCreate(blueprintKey(tenant, key), () =>
-      assembleBlueprint({
+    let built = false;
+    const entry = this.cache.blueprints.getOrCreate(blueprintKey(tenant, key), () => {
+      built = true;
+      return assembleBlueprint({
         key,
         tenant,
         revision: this._revision,
@@ -275,8 +280,10 @@ export class McpHost {
         problems: this.problems,
         logger: this.logger,
         stats: this.stats,
-      }),
-    );
+      });
+    });
+    if (!built) this.usage.blueprintHits++;
+    return entry;
   }
 
   /**
