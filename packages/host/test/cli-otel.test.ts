@@ -55,6 +55,8 @@ describe('the command with OTEL_* variables', () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     await client.callTool({ name: 'list_spaces', _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     const protocolVersion = client.getNegotiatedProtocolVersion();
+    // The access log line of the call carries the trace it continued.
+    expect((await child.line((l) => l.trace_id === traceId)).msg).toMatch(/^POST \/mcp 200 /);
     await client.close();
 
     // A graceful stop flushes the SDK's batches.

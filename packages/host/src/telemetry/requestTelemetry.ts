@@ -15,6 +15,7 @@ import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, 
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { HOST_VERSION } from '../version.js';
 import { metricAttributes, operationDuration } from './operationDuration.js';
+import { currentRequestRecord } from './requestRecord.js';
 
 /** Turns OpenTelemetry on for a host (see docs/observability.md). */
 export interface TelemetryOptions {
@@ -85,8 +86,10 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
   const extract = (meta: Record<string, unknown>) => (options.propagator ? options.propagator.extract(ROOT_CONTEXT, meta, metaGetter) : propagation.extract(ROOT_CONTEXT, meta, metaGetter));
   return {
     async around(method, target, ctx, protocolVersion, answer) {
-      const meta = ctx.mcpReq._meta;
-      const parent = meta ? extract(meta) : ROOT_CONTEXT;
+      const record = currentRequestRecord();
+      // `params._meta` first (the MCP convention), else the HTTP request's own trace headers.
+      const carrier = ctx.mcpReq._meta?.traceparent !== undefined ? ctx.mcpReq._meta : record?.traceHeaders;
+      const parent = carrier ? extract(carrier) : ROOT_CONTEXT;
       const attributes: Attributes = {
         'mcp.method.name': method,
         [TARGET_ATTRIBUTE[method]]: target,
@@ -95,7 +98,16 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       if (method === 'tools/call') attributes['gen_ai.operation.name'] = 'execute_tool';
       if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = ctx.sessionId;
       if (protocolVersion !== undefined) attributes['mcp.protocol.version'] = protocolVersion;
+      if (record !== undefined) attributes['network.transport'] = record.transport;
       const span = tracer.startSpan(`${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
+      if (record !== undefined && record.traceId === undefined) {
+        const ids = span.spanContext();
+        // A no-op tracer's span has no ids of its own: nothing to log then.
+        if (span.isRecording()) {
+          record.traceId = ids.traceId;
+          record.spanId = ids.spanId;
+        }
+      }
       const started = performance.now();
       // Kept alongside the span (whose attributes the API cannot read back) for the metric.
       const notes: RequestNotes = {
