@@ -25,7 +25,7 @@ import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js'
 import { createStderrLogger, type Logger } from './logger.js';
 import { ProblemLog, type Problem } from './problems.js';
 import { createRequestStateSeal, type RequestStateSeal } from './sdk/requestState.js';
-import { Registry, type ExtensionRecord } from './registry.js';
+import { Registry, type ExtensionRecord, type RegistryContext } from './registry.js';
 import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './resolve.js';
 import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
 import { requestTelemetry, type RequestTelemetry } from './telemetry/requestTelemetry.js';
@@ -76,6 +76,7 @@ export class McpHost {
     this.logger = options.logger ?? createStderrLogger('warn', { name: this.name });
     this.requestState = createRequestStateSeal({ key: options.requestStateKey, logger: this.logger });
     this.telemetry = requestTelemetry(options.telemetry);
+    this.telemetry?.observeUsage(() => ({ selections: this.usage.selections, blueprints: this.stats.blueprints, cacheHits: this.usage.blueprintHits }));
     this.changes = new ChangeFeed((error) => this.logger.error({}, `a host change listener threw: ${errorMessage(error)}`));
     this.cache = new HostCache(options.maxCachedSelections ?? 64);
     this.registry = new Registry({
@@ -85,6 +86,7 @@ export class McpHost {
       onStopTimeoutMs: options.onStopTimeoutMs ?? 10_000,
       changed: () => this.forgetBuilt(),
       isStarted: () => this.started,
+      ...(this.telemetry ? { traceWake: traceWakeWith(this.telemetry) } : {}),
     });
     this.listTool = createListToolsetsTool(
       (selection, tenant, granted, readOnly) => this.describe(selection, { tenant, readOnly, denied: deniedToolsets(this.declaredToolsets({ tenant }), granted).keys() }),
@@ -327,6 +329,11 @@ export class McpHost {
     return await this.subscriptions.notify(uri);
   }
 
+  /** @internal The host's request telemetry (its `telemetry` option), for the HTTP app's session metric; undefined when off. */
+  requestTelemetry(): RequestTelemetry | undefined {
+    return this.telemetry;
+  }
+
   /** @internal How many entries each of the host's bounded caches holds (for the memory tests). */
   cacheSizes(): Record<string, number> {
     return this.cache.sizes();
@@ -382,4 +389,9 @@ export async function buildHost(extensions: readonly ExtensionInput[], options: 
     });
   }
   return host;
+}
+
+/** A wake as an INTERNAL span `reactor.activate {extension}` (the import and `onStart` of a held extension). */
+function traceWakeWith(telemetry: RequestTelemetry): NonNullable<RegistryContext['traceWake']> {
+  return (extension, wake) => telemetry.internal(`reactor.activate ${extension}`, { 'reactor.extension': extension }, wake);
 }

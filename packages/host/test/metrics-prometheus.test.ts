@@ -95,8 +95,9 @@ describe('reactor-mcp-server --metrics-port', () => {
     await client.callTool({ name: 'get_run', arguments: { id: 'b' } });
     await client.callTool({ name: 'refuse' });
     await expect(client.callTool({ name: 'made_up' })).rejects.toThrow(/made_up/);
-    // A second connection to the same selection: its blueprint comes from the cache.
-    await connect(r.url!);
+    // A second connection to the same selection: its blueprint comes from the cache. It ends (DELETE): one session duration.
+    const second = await connect(r.url!);
+    await (second.transport as StreamableHTTPClientTransport).terminateSession();
     // A selection whose extension's onServer hook throws: served without the hook, a problem attributed to it.
     await connect(`${r.url!}?only=flaky`);
 
@@ -118,7 +119,8 @@ describe('reactor-mcp-server --metrics-port', () => {
     expect(Number(families.get('mcp_server_operation_duration_seconds_sum')!.metrics.find((m) => m.labels?.tool === 'get_run')?.value)).toBeGreaterThan(0);
 
     expect(families.get('reactor_sessions_open')?.type).toBe('GAUGE');
-    expect(single(families, 'reactor_sessions_open')).toBe(3);
+    expect(single(families, 'reactor_sessions_open')).toBe(2);
+    expect(families.get('mcp_server_session_duration_seconds_count')?.metrics).toEqual([{ value: '1', labels: { protocol_version: client.getNegotiatedProtocolVersion() } }]);
     expect(single(families, 'reactor_blueprint_cache_size')).toBeGreaterThanOrEqual(1);
     expect(single(families, 'reactor_blueprint_cache_hits_total')).toBeGreaterThanOrEqual(1);
     const ratio = single(families, 'reactor_blueprint_cache_hit_ratio');

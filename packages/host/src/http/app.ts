@@ -106,7 +106,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const resolved = resolveAppOptions(options);
   const logger = (options.logger ?? host.logger).child({ component: 'http' });
   const auth: AuthGate | undefined = options.auth ? createAuthGate(options.auth, logger) : undefined;
-  const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger) : undefined;
+  const telemetry = host.requestTelemetry();
+  const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger, telemetry && ((seconds, version) => telemetry.sessionEnded(seconds, version))) : undefined;
   const unknown = new UnknownNameLog(logger);
   const cors = resolved.corsOrigins ? corsPolicy(resolved.corsOrigins) : undefined;
   // Listed CORS origins pass the Origin check too (by host name, as the SDK's validator compares); `*` turns it off.

@@ -10,11 +10,13 @@
  */
 import { createNoopMeter, type Attributes, type Histogram, type Meter, type MeterProvider, type MetricOptions } from '@opentelemetry/api';
 import type { Registry } from 'prom-client';
-import { OPERATION_DURATION } from '../telemetry/operationDuration.js';
+import { OPERATION_DURATION, SESSION_DURATION } from '../telemetry/operationDuration.js';
 import type { PromClient } from './loadPromClient.js';
 
 /** The Prometheus name of the operation histogram. */
 export const PROM_OPERATION_DURATION = 'mcp_server_operation_duration_seconds';
+/** The Prometheus name of the session histogram. */
+export const PROM_SESSION_DURATION = 'mcp_server_session_duration_seconds';
 
 /** A tool or prompt name a client made up (no extension offers it): one bucket, never a series per name. */
 export const UNKNOWN_NAME = '_unknown';
@@ -42,31 +44,45 @@ function text(value: Attributes[string]): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
+/** The session histogram's one label: the protocol version (sessions are 2025-protocol HTTP). */
+function sessionLabels(attributes: Attributes): Record<'protocol_version', string> {
+  return { protocol_version: text(attributes['mcp.protocol.version']) };
+}
+
 /**
- * A MeterProvider whose operation-duration histogram records into `registry`
- * (bucket boundaries from the instrument's advice); other instruments do nothing.
+ * A MeterProvider whose operation- and session-duration histograms record
+ * into `registry` (bucket boundaries from the instruments' advice); other
+ * instruments do nothing (the registry reads the host's counters itself).
  */
 export function prometheusMeterProvider(prom: PromClient, registry: Registry): MeterProvider {
   const noop = createNoopMeter();
-  let operations: Histogram | undefined;
+  // Every host of the process records into the one series set of each histogram.
+  const made = new Map<string, Histogram>();
   const createHistogram = (name: string, options?: MetricOptions): Histogram => {
-    if (name !== OPERATION_DURATION) return noop.createHistogram(name, options);
-    // Every host of the process (watch mode swaps hosts) records into the one series set.
-    operations ??= promHistogram(prom, registry, options);
-    return operations;
+    const existing = made.get(name);
+    if (existing) return existing;
+    const histogram =
+      name === OPERATION_DURATION
+        ? promHistogram(prom, registry, PROM_OPERATION_DURATION, LABELS, operationLabels, options)
+        : name === SESSION_DURATION
+          ? promHistogram(prom, registry, PROM_SESSION_DURATION, ['protocol_version'], sessionLabels, options)
+          : undefined;
+    if (histogram === undefined) return noop.createHistogram(name, options);
+    made.set(name, histogram);
+    return histogram;
   };
   // The no-op meter's other instruments, through its prototype: only the histogram is ours.
   const meter = Object.assign(Object.create(noop) as Meter, { createHistogram });
   return { getMeter: () => meter };
 }
 
-function promHistogram(prom: PromClient, registry: Registry, options: MetricOptions | undefined): Histogram {
+function promHistogram<L extends string>(prom: PromClient, registry: Registry, name: string, labelNames: readonly L[], labels: (attributes: Attributes) => Record<L, string>, options: MetricOptions | undefined): Histogram {
   const histogram = new prom.Histogram({
-    name: PROM_OPERATION_DURATION,
-    help: options?.description ?? 'Duration of an MCP request as seen by the server.',
-    labelNames: LABELS,
+    name,
+    help: options?.description ?? name,
+    labelNames,
     ...(options?.advice?.explicitBucketBoundaries ? { buckets: options.advice.explicitBucketBoundaries } : {}),
     registers: [registry],
   });
-  return { record: (seconds, attributes = {}) => histogram.observe(operationLabels(attributes), seconds) };
+  return { record: (seconds, attributes = {}) => histogram.observe(labels(attributes), seconds) };
 }
