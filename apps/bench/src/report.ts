@@ -40,6 +40,8 @@ const LABELS: Record<ScenarioKey, string> = {
   'call.reactorMiddlewareOff2026': 'tools/call — the same process, its middleware toolset not selected',
   'list.ceiling2026': 'tools/list — ceiling: bare node:http replaying the 2026-07-28 answer',
   'call.ceiling2026': 'tools/call — ceiling: bare node:http replaying the 2026-07-28 answer',
+  'call.reactorTelemetry2026': 'tools/call — Reactor, 2026-07-28, OpenTelemetry on (SDK spans + histogram, exporter drops them)',
+  'call.reactorTelemetryOff2026': 'tools/call — the same process, a host without telemetry',
 };
 
 /** The throughput table: requests per second (median over rounds) per scenario and tool count. */
@@ -75,6 +77,7 @@ export function targetRows(run: RunResults): TargetRow[] {
       // The fast path's targets (issue 20): per-request serving against the bare-HTTP ceiling.
       if (tools < 1000) rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.ceiling2026', 'tools/call per request, 2026-07-28: Reactor ÷ bare node:http (same bytes)', 0.5));
       else rows.push(ratioRow(t, tools, 'list.reactor2026', 'list.ceiling2026', 'tools/list per request, 2026-07-28: Reactor ÷ bare node:http (same bytes)', 0.5));
+      rows.push(ratioRow(t, tools, 'call.reactorTelemetry2026', 'call.reactorTelemetryOff2026', 'tools/call per request, 2026-07-28: OpenTelemetry on (no-op exporter) ÷ off (one process)', 0.9));
     }
   }
   const m = run.memory;
