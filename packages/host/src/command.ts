@@ -89,13 +89,15 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     serveStdio: async (host, stdioOptions) => (await import('./stdio.js')).serveStdio(host, stdioOptions),
     createLogger: async (level, name, format): Promise<Logger> => {
       const { pino } = await import('pino');
+      // Lines logged inside a traced request carry its trace_id/span_id (nothing without an OpenTelemetry SDK).
+      const { traceFields } = await import('./logTraceFields.js');
       if (format === 'pretty') {
         // pino's own pretty printer, as a synchronous stream to stderr: stdout may be the protocol (stdio).
         const { default: pretty } = await import('pino-pretty');
-        const readable: Logger = pino({ level, name }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
+        const readable: Logger = pino({ level, name, mixin: traceFields }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
         return readable;
       }
-      const logger: Logger = pino({ level, name }, pino.destination({ dest: 2, sync: true }));
+      const logger: Logger = pino({ level, name, mixin: traceFields }, pino.destination({ dest: 2, sync: true }));
       return logger;
     },
     connectRedis: loadRedis,
