@@ -3,13 +3,14 @@
  * patterns and fastmcp, side by side in one run, every server in its own
  * process on 127.0.0.1. Prints the tables docs/performance.md shows.
  *
- * Flags: `--quick` (a short smoke run), `--only throughput|memory|cold`
+ * Flags: `--quick` (a short smoke run), `--only throughput|memory|cold|telemetry`
  * (repeatable), `--rounds N`, `--slice-ms N`, `--concurrency N`.
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureColdStart } from './driver/coldStart.js';
 import { measureMemory } from './driver/memory.js';
+import { measureTelemetryOverhead } from './driver/telemetryOverhead.js';
 import { measureThroughput } from './driver/throughput.js';
 import { targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
 
@@ -23,7 +24,7 @@ const { values } = parseArgs({
   },
 });
 const quick = values.quick === true;
-const phases = new Set(values.only ?? ['throughput', 'memory', 'cold']);
+const phases = new Set(values.only ?? ['throughput', 'memory', 'cold', 'telemetry']);
 const whole = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(1, Number.parseInt(value, 10) || fallback));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -47,6 +48,9 @@ const run: RunResults = {
     ? (log('memory…'), { ...(await measureMemory({ tools: 1000, batches: quick ? 1 : 3, sessionsPerBatch: quick ? 40 : 100, progress: log })), tools: 1000 })
     : undefined,
   coldStart: phases.has('cold') ? (log('cold start…'), await measureColdStart({ pairs: quick ? 2 : 7, progress: log })) : undefined,
+  telemetry: phases.has('telemetry')
+    ? (log('telemetry overhead…'), await measureTelemetryOverhead({ tools: 100, rounds: quick ? 4 : 40, sliceMs: quick ? 150 : 400, concurrency: whole(values.concurrency, 8), progress: log }))
+    : undefined,
 };
 
 const out: string[] = [];

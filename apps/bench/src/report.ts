@@ -6,6 +6,7 @@
 import type { ColdStartResult } from './driver/coldStart.js';
 import type { MemoryResult } from './driver/memory.js';
 import { formatBytes, formatRate, formatRatio, markdownTable, median, ratioSummary } from './driver/stats.js';
+import type { TelemetryOverheadResult } from './driver/telemetryOverhead.js';
 import type { ScenarioKey, ThroughputResults } from './driver/throughput.js';
 
 /** Everything a run measured. */
@@ -13,6 +14,7 @@ export interface RunResults {
   readonly throughput: ThroughputResults | undefined;
   readonly memory: { reactor: MemoryResult; sdk: MemoryResult; tools: number } | undefined;
   readonly coldStart: ColdStartResult | undefined;
+  readonly telemetry?: TelemetryOverheadResult | undefined;
 }
 
 /** One target: a name, the measured value, the goal and whether it was met. */
@@ -40,6 +42,8 @@ const LABELS: Record<ScenarioKey, string> = {
   'call.reactorMiddlewareOff2026': 'tools/call — the same process, its middleware toolset not selected',
   'list.ceiling2026': 'tools/list — ceiling: bare node:http replaying the 2026-07-28 answer',
   'call.ceiling2026': 'tools/call — ceiling: bare node:http replaying the 2026-07-28 answer',
+  'call.reactorTelemetry2026': 'tools/call — Reactor, 2026-07-28, OpenTelemetry on (SDK spans + histogram, exporter drops them)',
+  'call.reactorTelemetryOff2026': 'tools/call — the same process, a host without telemetry',
 };
 
 /** The throughput table: requests per second (median over rounds) per scenario and tool count. */
@@ -75,6 +79,7 @@ export function targetRows(run: RunResults): TargetRow[] {
       // The fast path's targets (issue 20): per-request serving against the bare-HTTP ceiling.
       if (tools < 1000) rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.ceiling2026', 'tools/call per request, 2026-07-28: Reactor ÷ bare node:http (same bytes)', 0.5));
       else rows.push(ratioRow(t, tools, 'list.reactor2026', 'list.ceiling2026', 'tools/list per request, 2026-07-28: Reactor ÷ bare node:http (same bytes)', 0.5));
+      rows.push(ratioRow(t, tools, 'call.reactorTelemetry2026', 'call.reactorTelemetryOff2026', 'tools/call per request, 2026-07-28: OpenTelemetry on (no-op exporter) ÷ off (one process)', 0.9));
     }
   }
   const m = run.memory;
@@ -85,6 +90,16 @@ export function targetRows(run: RunResults): TargetRow[] {
       measured: `${(share * 100).toFixed(1)}% (RSS ${formatBytes(m.reactor.rssPerSession)} vs ${formatBytes(m.sdk.rssPerSession)}; heap ${formatBytes(m.reactor.heapPerSession)} vs ${formatBytes(m.sdk.heapPerSession)})`,
       goal: '≤ 25%',
       met: share <= 0.25,
+    });
+  }
+  const o = run.telemetry;
+  if (o) {
+    const r = ratioSummary(o.on, o.off);
+    rows.push({
+      target: `tools/call per request, 2026-07-28: OpenTelemetry on (no-op exporter) ÷ off, ${o.on.length} back-to-back pairs (${o.tools} tools)`,
+      measured: `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s)`,
+      goal: '≥ 0.9×',
+      met: r.median >= 0.9,
     });
   }
   const c = run.coldStart;

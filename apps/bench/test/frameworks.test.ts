@@ -17,6 +17,7 @@ import type { Era, Method } from '../src/driver/wire.js';
 import { ceilingHandler } from '../src/frameworks/ceiling.js';
 import { startFastmcp } from '../src/frameworks/fastmcp.js';
 import { reactorApp } from '../src/frameworks/reactor.js';
+import { reactorTelemetryApps } from '../src/frameworks/reactorTelemetry.js';
 import { sdkPerRequest, sdkPerSession, sdkSession } from '../src/frameworks/sdk.js';
 
 const TOOLS = 5;
@@ -69,6 +70,20 @@ describe('the servers answer the driver correctly', () => {
     const t = target('reactor sessions', await listen(app));
     expect(await answersCorrectly(t, ['2025-session'], await t.openSession())).toBeGreaterThanOrEqual(6);
     expect(app.sessionCount).toBe(1);
+  });
+
+  it('Reactor with OpenTelemetry off at /mcp and on at /otel, one process: both answer; only /otel records spans', async () => {
+    const apps = await reactorTelemetryApps(TOOLS);
+    closers.push(() => apps.close());
+    const t = target('reactor telemetry', await listen(apps.listener));
+    const call = (path: string) => runLoad({ target: t, era: '2026', method: 'tools/call', tools: TOOLS, path }, { durationMs: 0, concurrency: 2, minRequests: 4 });
+    expect((await call('/mcp')).requests).toBeGreaterThanOrEqual(4);
+    await apps.flush();
+    expect(apps.exportedSpans()).toBe(0);
+    const on = await call('/otel');
+    await apps.flush();
+    // One server span per tools/call, handed to the (dropping) exporter.
+    expect(apps.exportedSpans()).toBe(on.requests);
   });
 
   it('the SDK, a fresh server per request: 2025 stateless and 2026-07-28 requests', async () => {

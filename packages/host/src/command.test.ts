@@ -55,6 +55,7 @@ describe('parseCommandOptions', () => {
       root: undefined,
       redisUrl: undefined,
       nodeId: undefined,
+      metricsPort: undefined,
       help: false,
       version: false,
       command: 'serve',

@@ -19,6 +19,7 @@ import { printServerJson } from './commandServerJson.js';
 import { COMMAND_HELP, invalid, parseCommandOptions, type CommandOptions } from './commandOptions.js';
 import { logSummary, warnUnknownToolsets } from './startupSummary.js';
 import { loadRedis, type CommandRedis, type CommandRedisOptions } from './commandRedis.js';
+import { setUpObservability } from './commandObservability.js';
 import { HOST_VERSION } from './version.js';
 
 export { COMMAND_HELP, parseCommandOptions } from './commandOptions.js';
@@ -65,6 +66,8 @@ export interface RunningCommand {
   readonly server: http.Server | undefined;
   /** Which authentication is on (http). */
   readonly auth: AuthSummary | undefined;
+  /** Where Prometheus metrics are served (`--metrics-port`), e.g. `http://127.0.0.1:9464/metrics`. */
+  readonly metricsUrl?: string | undefined;
   /** Stops: closes the listener, lets open requests finish (bounded), runs `onStop` hooks. Idempotent. */
   close(): Promise<void>;
 }
@@ -86,13 +89,15 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     serveStdio: async (host, stdioOptions) => (await import('./stdio.js')).serveStdio(host, stdioOptions),
     createLogger: async (level, name, format): Promise<Logger> => {
       const { pino } = await import('pino');
+      // Lines logged inside a traced request carry its trace_id/span_id (nothing without an OpenTelemetry SDK).
+      const { traceFields } = await import('./logTraceFields.js');
       if (format === 'pretty') {
         // pino's own pretty printer, as a synchronous stream to stderr: stdout may be the protocol (stdio).
         const { default: pretty } = await import('pino-pretty');
-        const readable: Logger = pino({ level, name }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
+        const readable: Logger = pino({ level, name, mixin: traceFields }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
         return readable;
       }
-      const logger: Logger = pino({ level, name }, pino.destination({ dest: 2, sync: true }));
+      const logger: Logger = pino({ level, name, mixin: traceFields }, pino.destination({ dest: 2, sync: true }));
       return logger;
     },
     connectRedis: loadRedis,
@@ -130,27 +135,50 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     await printServerJson(options, deps, logger);
     return undefined;
   }
+  if (options.watch && options.metricsPort !== undefined) {
+    throw invalid('flag "--metrics-port"', 'is not served in watch mode', 'no --watch', '--watch', 'watch mode is a development loop; run without --watch to serve metrics');
+  }
   if (options.watch) {
     const running = await (await import('./watch/watchMode.js')).serveWatching(options, deps, logger);
     return closeOnSignals(running, undefined, deps, logger);
   }
   const root = options.root ?? deps.root;
   const entries = await deps.loadExtensions({ logger, ...(options.extensions ? { names: options.extensions } : {}), ...(root ? { root } : {}) });
-  const host = await deps.buildHost(entries, {
-    name: options.name,
-    toolsetsTool: options.toolsetsTool,
-    logger,
-    ...(options.requestStateKey === undefined ? {} : { requestStateKey: options.requestStateKey }),
-  });
-  let served: { running: RunningCommand; ended: Promise<void> | undefined };
+  // Before the host: the SDK registers the global providers, Prometheus the histogram the host records into.
+  const observability = await setUpObservability(options, env, logger);
+  let host: McpHost;
   try {
-    served = options.transport === 'http' ? { running: await serveHttp(host, options, deps, logger), ended: undefined } : await serveOverStdio(host, options, deps);
+    host = await deps.buildHost(entries, {
+      name: options.name,
+      toolsetsTool: options.toolsetsTool,
+      logger,
+      ...(options.requestStateKey === undefined ? {} : { requestStateKey: options.requestStateKey }),
+      ...(observability.telemetry === undefined ? {} : { telemetry: observability.telemetry }),
+    });
+  } catch (error) {
+    await observability.close();
+    throw error;
+  }
+  let served: { running: RunningCommand; ended: Promise<void> | undefined };
+  const sessions: { count?: () => number } = {};
+  try {
+    served = options.transport === 'http' ? { running: await serveHttp(host, options, deps, logger, sessions), ended: undefined } : await serveOverStdio(host, options, deps);
   } catch (error) {
     // The host started (onStart ran): it must stop (onStop) even when serving could not begin.
     await host.stop();
+    await observability.close();
     throw error;
   }
-  const { running, ended } = served;
+  const close = () => served.running.close().finally(() => observability.close());
+  const { ended } = served;
+  let metricsUrl: string | undefined;
+  try {
+    metricsUrl = await observability.serveMetrics({ host: () => served.running.host, sessionsOpen: () => sessions.count?.() });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const running: RunningCommand = { ...served.running, metricsUrl, close };
   // Signals first: a SIGTERM sent as soon as the summary starts to appear (a slow stderr pipe can
   // hold a long pretty summary mid-write) must still shut down gracefully.
   const stoppable = closeOnSignals(running, ended, deps, logger);

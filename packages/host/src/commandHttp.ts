@@ -34,7 +34,11 @@ async function catalogFor(options: CommandOptions, deps: CommandDependencies, lo
 /** The command's session idle timeout: the app's default (`DEFAULT_SESSION_IDLE_MS`, not imported so stdio mode never loads the HTTP modules). */
 const SESSION_IDLE_MS = 30 * 60_000;
 
-export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<RunningCommand> {
+/**
+ * Serves `host` over HTTP as the options say. `sessions.count` is set to read
+ * the app's open sessions (for `--metrics-port`).
+ */
+export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger, sessions: { count?: () => number } = {}): Promise<RunningCommand> {
   // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
   const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
   const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger });
@@ -51,6 +55,8 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
     ...(await catalogFor(options, deps, logger)),
   });
+  // A test's stand-in app may have no sessions to count.
+  sessions.count = () => (app as { sessionCount?: number }).sessionCount ?? 0;
   // Requests that are answering (not standing GET streams, which only end when their session does).
   const inFlight = new Set<ServerResponse>();
   let draining = false;

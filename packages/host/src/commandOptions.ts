@@ -45,6 +45,8 @@ export interface CommandOptions {
   readonly redisUrl: string | undefined;
   /** This replica's name, sent as `X-Reactor-Node`; undefined: no header. */
   readonly nodeId: string | undefined;
+  /** `--metrics-port`: serve Prometheus metrics at `/metrics` on this port of `host` (needs prom-client); undefined: off. */
+  readonly metricsPort: number | undefined;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -89,6 +91,7 @@ const FLAGS = {
   root: { type: 'string' },
   'redis-url': { type: 'string' },
   'node-id': { type: 'string' },
+  'metrics-port': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...AUTH_FLAGS,
@@ -137,6 +140,9 @@ Options (flags win over environment variables):
                                                           through Redis (needs the @reactor/redis package installed)
   --node-id NAME              REACTOR_MCP_NODE_ID         this replica's name, sent as the X-Reactor-Node header
                                                           (default: no header)
+  --metrics-port PORT         REACTOR_MCP_METRICS_PORT    serve Prometheus metrics at /metrics on this port (its own
+                                                          listener on --host, never the MCP port; needs prom-client
+                                                          installed); default off
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 ${AUTH_HELP}
@@ -267,6 +273,15 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   }
   const nodeId = pick('node-id', 'REACTOR_MCP_NODE_ID');
   if (nodeId !== undefined && !/^[\x21-\x7e]{1,200}$/.test(nodeId.value)) throw invalid(nodeId.from, 'is not a node name', 'visible ASCII characters without spaces, such as web-1', describeValue(nodeId.value));
+  const metricsPort = pick('metrics-port', 'REACTOR_MCP_METRICS_PORT');
+  if (metricsPort !== undefined && !(/^\d{1,5}$/.test(metricsPort.value) && Number(metricsPort.value) <= 65535)) {
+    throw invalid(metricsPort.from, 'is not a port', 'a whole number from 0 to 65535 (0: a free port)', describeValue(metricsPort.value));
+  }
+  const mcpPort = port === undefined ? 4040 : Number(port.value);
+  if (metricsPort !== undefined && Number(metricsPort.value) !== 0 && Number(metricsPort.value) === mcpPort) {
+    // Metrics on the MCP listener would reach MCP clients (and skip its auth): they get a listener of their own.
+    throw invalid(metricsPort.from, `is the MCP port (${mcpPort}); metrics are served on a listener of their own`, 'a port other than the MCP port', metricsPort.value, 'choose another port, e.g. --metrics-port 9464');
+  }
   const ignoreQueryKeys = strings.get('ignore-query-key') ?? [];
   if (ignoreQueryKeys.some((k) => k.trim() === '')) throw invalid('flag "--ignore-query-key"', 'is empty', 'a query key such as utm_source');
 
@@ -275,7 +290,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   return {
     transport,
     host,
-    port: port === undefined ? 4040 : Number(port.value),
+    port: mcpPort,
     // `/mcp/` and `/mcp` are one endpoint; the app never redirects between them.
     path: rawPath === undefined ? '/mcp' : rawPath.value.replace(/\/+$/, '') || '/',
     name: text('name', 'REACTOR_MCP_NAME', 'reactor-mcp-server'),
@@ -294,6 +309,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     root: text('root', 'REACTOR_MCP_ROOT', '') || undefined,
     redisUrl: redisUrl?.value,
     nodeId: nodeId?.value,
+    metricsPort: metricsPort === undefined ? undefined : Number(metricsPort.value),
     help: booleans.has('help'),
     version: booleans.has('version'),
     command: subcommand,

@@ -25,13 +25,13 @@ import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js'
 import { createStderrLogger, type Logger } from './logger.js';
 import { ProblemLog, type Problem } from './problems.js';
 import { createRequestStateSeal, type RequestStateSeal } from './sdk/requestState.js';
-import { Registry, type ExtensionRecord } from './registry.js';
+import { Registry, type ExtensionRecord, type RegistryContext } from './registry.js';
 import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './resolve.js';
 import { mintServer, mintServerNow, type MintOptions } from './sdk/mint.js';
 import { requestTelemetry, type RequestTelemetry } from './telemetry/requestTelemetry.js';
 import { Subscriptions } from './sdk/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from './selection.js';
-import { createStats, type HostStats } from './stats.js';
+import { createStats, type HostStats, type HostUsage } from './stats.js';
 import { serveTool, type Blueprint, type ServedTool, type ServeToolOptions } from './blueprint.js';
 import { isTimeLimit } from './timeLimit.js';
 import type { ToolSpec } from './tool.js';
@@ -53,6 +53,8 @@ export class McpHost {
   readonly logger: Logger;
   /** @internal This host's counters of expensive operations, for structural tests. */
   readonly stats: HostStats = createStats();
+  /** @internal How the host is used (selections served, cache hits), for metrics. */
+  readonly usage: HostUsage = { selections: 0, blueprintHits: 0 };
 
   private _revision = 0;
   private started = false;
@@ -74,6 +76,7 @@ export class McpHost {
     this.logger = options.logger ?? createStderrLogger('warn', { name: this.name });
     this.requestState = createRequestStateSeal({ key: options.requestStateKey, logger: this.logger });
     this.telemetry = requestTelemetry(options.telemetry);
+    this.telemetry?.observeUsage(() => ({ selections: this.usage.selections, blueprints: this.stats.blueprints, cacheHits: this.usage.blueprintHits }));
     this.changes = new ChangeFeed((error) => this.logger.error({}, `a host change listener threw: ${errorMessage(error)}`));
     this.cache = new HostCache(options.maxCachedSelections ?? 64);
     this.registry = new Registry({
@@ -83,6 +86,7 @@ export class McpHost {
       onStopTimeoutMs: options.onStopTimeoutMs ?? 10_000,
       changed: () => this.forgetBuilt(),
       isStarted: () => this.started,
+      ...(this.telemetry ? { traceWake: traceWakeWith(this.telemetry) } : {}),
     });
     this.listTool = createListToolsetsTool(
       (selection, tenant, granted, readOnly) => this.describe(selection, { tenant, readOnly, denied: deniedToolsets(this.declaredToolsets({ tenant }), granted).keys() }),
@@ -227,6 +231,7 @@ export class McpHost {
   async build(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<BuiltServer> {
     const options = readDeniedOnce(buildOptions);
     const tenant = options.tenant;
+    this.usage.selections++;
     await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
     const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
@@ -261,8 +266,10 @@ export class McpHost {
 
   private entryFor(active: ReadonlySet<string>, tenant: string | undefined): CacheEntry {
     const key = activationKey(active);
-    return this.cache.blueprints.getOrCreate(blueprintKey(tenant, key), () =>
-      assembleBlueprint({
+    let built = false;
+    const entry = this.cache.blueprints.getOrCreate(blueprintKey(tenant, key), () => {
+      built = true;
+      return assembleBlueprint({
         key,
         tenant,
         revision: this._revision,
@@ -275,8 +282,10 @@ export class McpHost {
         problems: this.problems,
         logger: this.logger,
         stats: this.stats,
-      }),
-    );
+      });
+    });
+    if (!built) this.usage.blueprintHits++;
+    return entry;
   }
 
   /**
@@ -318,6 +327,11 @@ export class McpHost {
   async notifyResourceUpdated(uri: string): Promise<number> {
     this.changes.emit({ kind: 'resource_updated', uri });
     return await this.subscriptions.notify(uri);
+  }
+
+  /** @internal The host's request telemetry (its `telemetry` option), for the HTTP app's session metric; undefined when off. */
+  requestTelemetry(): RequestTelemetry | undefined {
+    return this.telemetry;
   }
 
   /** @internal How many entries each of the host's bounded caches holds (for the memory tests). */
@@ -375,4 +389,9 @@ export async function buildHost(extensions: readonly ExtensionInput[], options: 
     });
   }
   return host;
+}
+
+/** A wake as an INTERNAL span `reactor.activate {extension}` (the import and `onStart` of a held extension). */
+function traceWakeWith(telemetry: RequestTelemetry): NonNullable<RegistryContext['traceWake']> {
+  return (extension, wake) => telemetry.internal(`reactor.activate ${extension}`, { 'reactor.extension': extension }, wake);
 }

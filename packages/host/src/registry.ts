@@ -30,6 +30,8 @@ export interface RegistryContext {
   readonly changed: () => void;
   /** Whether `start()` has run (an extension woken later gets `onStart` when it wakes). */
   readonly isStarted: () => boolean;
+  /** Traces a wake as a span of its own (the host's `telemetry`); absent: untraced. */
+  readonly traceWake?: (extension: string, wake: () => Promise<boolean>) => Promise<boolean>;
 }
 
 export class Registry {
@@ -175,36 +177,39 @@ export class Registry {
   /** Wakes one held record, once: concurrent callers wait on the same import and `onStart`. */
   wake(record: ExtensionRecord): Promise<boolean> {
     if (record.state !== 'held') return Promise.resolve(false);
-    record.wake ??= (async () => {
-      try {
-        for (const dep of record.manifest.dependencies ?? []) {
-          const target = this.byName.get(dep);
-          if (target?.state === 'held') await this.wake(target);
-          if (target?.state !== 'active') {
-            throw new ReactorError(ErrorCodes.DEPENDENCY_MISSING, {
-              subject: `extension "${record.name}"`,
-              problem: `cannot wake: its dependency "${dep}" is ${target ? target.state : 'not registered'}`,
-              hint: `fix or enable "${dep}"`,
-              extension: record.name,
-            });
-          }
-        }
-        // Visible to builds only once onStart succeeded: until then the record stays
-        // held, so concurrent builds wait on this same wake instead of serving early.
-        await this.activate(record, { visible: false });
-        if (record.state !== 'failed' && this.ctx.isStarted()) await this.startOne(record);
-        if (record.state !== 'failed') record.state = 'active';
-        record.logger.info({ state: record.state }, 'extension woke');
-        return true;
-      } catch (error) {
-        this.fail(record, error, ErrorCodes.LOAD_FAILED, 'activation');
-        return true;
-      } finally {
-        record.wake = undefined;
-        this.ctx.changed();
-      }
-    })();
+    record.wake ??= this.ctx.traceWake ? this.ctx.traceWake(record.name, () => this.wakeNow(record)) : this.wakeNow(record);
     return record.wake;
+  }
+
+  /** The wake itself: dependencies first, then import and `onStart`. */
+  private async wakeNow(record: ExtensionRecord): Promise<boolean> {
+    try {
+      for (const dep of record.manifest.dependencies ?? []) {
+        const target = this.byName.get(dep);
+        if (target?.state === 'held') await this.wake(target);
+        if (target?.state !== 'active') {
+          throw new ReactorError(ErrorCodes.DEPENDENCY_MISSING, {
+            subject: `extension "${record.name}"`,
+            problem: `cannot wake: its dependency "${dep}" is ${target ? target.state : 'not registered'}`,
+            hint: `fix or enable "${dep}"`,
+            extension: record.name,
+          });
+        }
+      }
+      // Visible to builds only once onStart succeeded: until then the record stays
+      // held, so concurrent builds wait on this same wake instead of serving early.
+      await this.activate(record, { visible: false });
+      if (record.state !== 'failed' && this.ctx.isStarted()) await this.startOne(record);
+      if (record.state !== 'failed') record.state = 'active';
+      record.logger.info({ state: record.state }, 'extension woke');
+      return true;
+    } catch (error) {
+      this.fail(record, error, ErrorCodes.LOAD_FAILED, 'activation');
+      return true;
+    } finally {
+      record.wake = undefined;
+      this.ctx.changed();
+    }
   }
 
   /** Imports (when deferred) and reads an extension's contributions, all or nothing. */

@@ -39,3 +39,14 @@ export function statsSince(before: HostStats, now: HostStats): HostStats {
   for (const key of Object.keys(out) as Array<keyof HostStats>) out[key] = now[key] - before[key];
   return out;
 }
+
+/**
+ * How a host is used, for metrics (`--metrics-port`): kept apart from
+ * {@link HostStats}, whose counters tests compare whole. Not part of the public API.
+ */
+export interface HostUsage {
+  /** Selections served: every `build()` (a connection, or a request minted per request). */
+  selections: number;
+  /** Blueprint lookups answered from the cache (a miss counts in `HostStats.blueprints`). */
+  blueprintHits: number;
+}

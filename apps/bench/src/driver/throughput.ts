@@ -30,6 +30,9 @@ export const SCENARIOS = {
   // The ceiling: bare node:http replaying Reactor's own 2026-07-28 answers.
   'list.ceiling2026': { server: 'ceiling', era: '2026', method: 'tools/list' },
   'call.ceiling2026': { server: 'ceiling', era: '2026', method: 'tools/call' },
+  // OpenTelemetry on (spans and the histogram through a real SDK, dropped at export) and off, in one process.
+  'call.reactorTelemetry2026': { server: 'reactorTelemetry', era: '2026', method: 'tools/call', path: '/otel' },
+  'call.reactorTelemetryOff2026': { server: 'reactorTelemetry', era: '2026', method: 'tools/call', path: '/mcp' },
 } as const satisfies Record<string, { server: ServerKey; era: Era; method: Method; path?: string }>;
 
 /** The server processes of a round: a script and its extra arguments. */
@@ -37,6 +40,8 @@ const SERVERS = {
   reactor: { script: 'reactor', args: [] },
   // The same app with an opt-in toolset whose one no-op middleware wraps every tools/call.
   reactorMiddleware: { script: 'reactor', args: ['--middleware'] },
+  // Two hosts in one process: telemetry off at /mcp, on at /otel.
+  reactorTelemetry: { script: 'reactor', args: ['--telemetry'] },
   sdkPerRequest: { script: 'sdkPerRequest', args: [] },
   sdkSession: { script: 'sdkSession', args: [] },
   fastmcp: { script: 'fastmcp', args: [] },

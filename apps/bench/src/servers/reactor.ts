@@ -1,6 +1,11 @@
-/** Server process: Reactor (`--tools N`, `--sessions` for the memory rows, `--middleware` for one no-op middleware). */
+/**
+ * Server process: Reactor (`--tools N`, `--sessions` for the memory rows, `--middleware` for one no-op
+ * middleware, `--telemetry` for OpenTelemetry off at /mcp and on at /otel in one process).
+ */
 import { createServer } from 'node:http';
 import { reactorApp } from '../frameworks/reactor.js';
+import { reactorTelemetryApps } from '../frameworks/reactorTelemetry.js';
 import { announce, argFlag, argNumber } from './child.js';
 
-await announce(createServer(await reactorApp(argNumber('tools', 100), { sessions: argFlag('sessions'), middleware: argFlag('middleware') })));
+const tools = argNumber('tools', 100);
+await announce(createServer(argFlag('telemetry') ? (await reactorTelemetryApps(tools)).listener : await reactorApp(tools, { sessions: argFlag('sessions'), middleware: argFlag('middleware') })));

@@ -10,6 +10,8 @@ import { InMemoryServerEventBus, type AuthInfo } from '@modelcontextprotocol/ser
 import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
 import { withToolFilters, type Selection } from '../selection.js';
+import { withRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
+import { startAccessLog } from './accessLog.js';
 import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import type { CatalogContext } from './catalog.js';
@@ -51,6 +53,8 @@ interface Scope {
   readonly route: Route;
   readonly tenant: string | undefined;
   readonly sources: SelectionSources;
+  /** The access log's record of this request, when the log is on. */
+  readonly record: RequestRecord | undefined;
   onFinish(done: () => void): void;
 }
 
@@ -102,7 +106,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const resolved = resolveAppOptions(options);
   const logger = (options.logger ?? host.logger).child({ component: 'http' });
   const auth: AuthGate | undefined = options.auth ? createAuthGate(options.auth, logger) : undefined;
-  const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger) : undefined;
+  const telemetry = host.requestTelemetry();
+  const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger, telemetry && ((seconds, version) => telemetry.sessionEnded(seconds, version))) : undefined;
   const unknown = new UnknownNameLog(logger);
   const cors = resolved.corsOrigins ? corsPolicy(resolved.corsOrigins) : undefined;
   // Listed CORS origins pass the Origin check too (by host name, as the SDK's validator compares); `*` turns it off.
@@ -174,6 +179,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       authInfo,
       onFinish: scope.onFinish,
       resolveSelection: () => selectionFor(scope, authInfo),
+      ...(scope.record ? { served: (toolsets: ReadonlySet<string>) => void (scope.record!.toolsets = [...toolsets].join(',')) } : {}),
       refuseScopes: (toolsets) => {
         if (!auth || !authInfo) return undefined;
         const denied = [...deniedToolsets(host.declaredToolsets({ tenant: scope.tenant }), authInfo.scopes)].filter(([name]) => toolsets.has(name));
@@ -217,7 +223,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     return await render(context);
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown, record: RequestRecord | undefined): Promise<void> {
     if (resolved.nodeId !== undefined) res.setHeader('x-reactor-node', resolved.nodeId);
     const target = splitTarget(req.url);
     if (!target) return writeJson(res, 400, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Bad Request: the request target must be a path'));
@@ -264,6 +270,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
         headers: selectionHeaderValues(req.headers, req.headersDistinct),
         filterHeaders: toolFilterHeaderValues(req.headers, req.headersDistinct),
       },
+      record,
       onFinish: (done) => finishers.push(done),
     };
     const handler = toNodeHandler({ fetch: (request) => dispatch(scope, request) }, { onerror, maxRequestBodySize: resolved.maxBodyBytes });
@@ -273,10 +280,14 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const app = ((req: IncomingMessage, res: ServerResponse, third?: unknown) => {
     const next = typeof third === 'function' ? (third as (error?: unknown) => void) : undefined;
     const parsedBody = third !== undefined && next === undefined ? third : frameworkParsedBody(req);
-    serve(req, res, next, parsedBody).catch((error: unknown) => {
-      onerror(error instanceof Error ? error : new Error(errorMessage(error)));
-      writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error'));
-    });
+    const record = resolved.accessLog ? startAccessLog(req, res, logger, resolved.nodeId) : undefined;
+    const answer = () =>
+      serve(req, res, next, parsedBody, record).catch((error: unknown) => {
+        onerror(error instanceof Error ? error : new Error(errorMessage(error)));
+        writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error'));
+      });
+    // The record travels with the request's async context to the spans recorded while answering it.
+    void (record ? withRequestRecord(record, answer) : answer());
   }) as McpApp;
   Object.defineProperty(app, 'sessionCount', { get: () => sessions?.size ?? 0, enumerable: true });
   app.close = () =>

@@ -93,6 +93,14 @@ export interface McpAppOptions {
    */
   readonly nodeId?: string;
   /**
+   * One `info` line per HTTP request on the app's logger: method, path,
+   * toolsets, status, duration, the `Mcp-Method`/`Mcp-Name` headers, the node
+   * id, and `trace_id`/`span_id` when a request span was recorded. Never
+   * headers otherwise, tokens, the query string, arguments or results.
+   * Default `true`.
+   */
+  readonly accessLog?: boolean;
+  /**
    * Checks of what the app relies on (a shared store, say), run on each
    * `GET /healthz`: a failing one makes the body `degraded: true` with its
    * detail under `checks`, but the status stays 200 — a shared dependency
@@ -143,6 +151,7 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   serverCard: true,
   nodeId: true,
   healthChecks: true,
+  accessLog: true,
 };
 
 /** One `/healthz` check (see `McpAppOptions.healthChecks`). */
@@ -170,6 +179,7 @@ export interface ResolvedAppOptions {
   readonly serverCard: ServerCardOptions | undefined;
   readonly nodeId: string | undefined;
   readonly healthChecks: readonly McpAppHealthCheck[];
+  readonly accessLog: boolean;
 }
 
 function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
@@ -251,6 +261,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
   } else throw invalid('sessions', 'is not a session setting', options.sessions, 'true, false, or { idleTimeoutMs, max }');
   if (options.tenant !== undefined && typeof options.tenant !== 'function') throw invalid('tenant', 'is not a function', options.tenant, 'a function (req) => string | undefined');
   if (options.retryInterval !== undefined) positive('retryInterval', options.retryInterval, 0);
+  if (options.accessLog !== undefined && typeof options.accessLog !== 'boolean') throw invalid('accessLog', 'is not a boolean', options.accessLog, 'true (the default) for one info line per request, or false');
   if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') throw invalid('readOnly', 'is not a boolean', options.readOnly, 'true to serve only read-only tools, or false');
   if (options.catalog !== undefined && options.catalog !== false && typeof options.catalog !== 'function') {
     throw invalid('catalog', 'is not a renderer', options.catalog, 'a function (context) => Response, such as createCatalog() from @reactor/catalog', 'or false for no page');
@@ -278,6 +289,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     serverCard,
     nodeId: nodeIdOption(options.nodeId),
     healthChecks: healthChecksOption(options.healthChecks),
+    accessLog: options.accessLog !== false,
   };
 }
 

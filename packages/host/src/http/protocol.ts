@@ -42,6 +42,8 @@ export interface EndpointRequest {
   onFinish(done: () => void): void;
   /** The 403 refusal when this request's token lacks the scopes of toolsets it would be served (an open session's). */
   refuseScopes(toolsets: ReadonlySet<string>): Response | undefined;
+  /** Told which toolsets answer this request (a session's, or the selection's once built), for the access log. */
+  served?(toolsets: ReadonlySet<string>): void;
 }
 
 interface Plan {
@@ -103,6 +105,7 @@ export class McpEndpoint {
         return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize', { id: requestIdOf(parsedBody) });
       }
       // A session keeps its toolsets; a token that has since lost one's scopes does not.
+      r.served?.(session.toolsets);
       const refusal = r.refuseScopes(session.toolsets);
       if (refusal) return refusal;
       return await this.sessions.handle(session, request, parsedBody, authInfo, r.onFinish);
@@ -150,6 +153,7 @@ export class McpEndpoint {
     const { selection, denied, readOnly } = resolved;
     try {
       const built = await this.host.build(selection, { tenant: r.tenant, denied, readOnly });
+      r.served?.(built.toolsets);
       if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
       return { built, selection };
     } catch (error) {

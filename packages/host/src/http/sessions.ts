@@ -45,6 +45,8 @@ export interface Session extends SessionOwner {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   inflight: number;
   lastSeen: number;
+  /** When it opened (`performance.now()`), for the session-duration metric. */
+  readonly openedAt: number;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -72,6 +74,8 @@ export class SessionStore {
     limits: McpAppSessionOptions,
     private readonly transportOptions: { readonly eventStore?: EventStore | SessionScopedEventStore | undefined; readonly retryInterval?: number | undefined },
     private readonly logger: Logger,
+    /** Told when a session ends (the host's session-duration metric); absent: nothing recorded. */
+    private readonly onSessionEnded?: (seconds: number, protocolVersion: string | undefined) => void,
   ) {
     this.idleTimeoutMs = limits.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
     this.max = limits.max ?? DEFAULT_MAX_SESSIONS;
@@ -113,7 +117,7 @@ export class SessionStore {
         ...(this.transportOptions.retryInterval !== undefined ? { retryInterval: this.transportOptions.retryInterval } : {}),
         onsessioninitialized: (id) => {
           registered = true;
-          this.register({ id, server: minted, transport, ...init.owner, toolsets: init.toolsets, inflight: 0, lastSeen: Date.now(), timer: undefined });
+          this.register({ id, server: minted, transport, ...init.owner, toolsets: init.toolsets, inflight: 0, lastSeen: Date.now(), openedAt: performance.now(), timer: undefined });
         },
       });
       // Set before connect(): the SDK chains an existing onclose, so both run.
@@ -190,6 +194,7 @@ export class SessionStore {
     if (!session) return;
     if (session.timer) clearTimeout(session.timer);
     this.sessions.delete(id);
+    this.onSessionEnded?.((performance.now() - session.openedAt) / 1000, session.server.server.getNegotiatedProtocolVersion());
     const store = this.transportOptions.eventStore;
     if (ended && store && isSessionScoped(store)) {
       store.endSession(id).catch((error: unknown) => this.logger.warn({ session: id }, `dropping the events of ended session ${id} failed: ${errorMessage(error)}; they expire with the idle timeout`));

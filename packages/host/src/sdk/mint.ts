@@ -144,12 +144,14 @@ async function runHooks(server: McpServer, blueprint: Blueprint, selection: Sele
       tool: (name) => table.handle(name),
       logger: participant.logger,
     };
-    try {
-      await withTimeout(
+    const run = () =>
+      withTimeout(
         () => hook.call(participant.extension, server, context),
         options.onServerTimeoutMs,
         () => new Error(`onServer did not finish within ${options.onServerTimeoutMs} ms`),
       );
+    try {
+      await (options.telemetry ? options.telemetry.internal(`reactor.onServer ${participant.name}`, { 'reactor.extension': participant.name }, run) : run());
     } catch (error) {
       const message = `extension "${participant.name}": onServer failed; its action on this server is skipped (${errorMessage(error)}); hint: fix the hook, other extensions are unaffected`;
       options.problems.report(participant.logger, { code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' }, { cause: error });

@@ -25,8 +25,22 @@ export function operationDuration(meter: Meter): DurationRecorder {
   return (seconds, attributes) => histogram.record(seconds, attributes);
 }
 
+/** The session histogram's name, as the convention spells it. */
+export const SESSION_DURATION = 'mcp.server.session.duration';
+
+/** The `mcp.server.session.duration` histogram on `meter` (seconds a session stayed open), as a recorder. */
+export function sessionDuration(meter: Meter): DurationRecorder {
+  const histogram: Histogram = meter.createHistogram(SESSION_DURATION, {
+    description: 'How long an MCP session stayed open, as seen by the server.',
+    unit: 's',
+    // Sessions last minutes to hours: the convention's boundaries for sessions.
+    advice: { explicitBucketBoundaries: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400] },
+  });
+  return (seconds, attributes) => histogram.record(seconds, attributes);
+}
+
 /** Span attributes a metric may carry: everything but per-request identifiers and URIs. */
-const METRIC_ATTRIBUTES = ['mcp.method.name', 'gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name', 'mcp.protocol.version', 'error.type', 'reactor.extension', 'reactor.toolset'];
+const METRIC_ATTRIBUTES = ['network.transport', 'mcp.method.name', 'gen_ai.tool.name', 'gen_ai.prompt.name', 'gen_ai.operation.name', 'mcp.protocol.version', 'error.type', 'reactor.extension', 'reactor.toolset'];
 
 /**
  * The metric's attributes from a request's span attributes. A tool or prompt

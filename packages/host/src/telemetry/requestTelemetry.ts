@@ -14,7 +14,8 @@
 import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { HOST_VERSION } from '../version.js';
-import { metricAttributes, operationDuration } from './operationDuration.js';
+import { metricAttributes, operationDuration, sessionDuration } from './operationDuration.js';
+import { currentRequestRecord } from './requestRecord.js';
 
 /** Turns OpenTelemetry on for a host (see docs/observability.md). */
 export interface TelemetryOptions {
@@ -54,7 +55,31 @@ export interface RequestTelemetry {
    * prompt name, resource URI); `protocolVersion` is the connection's, once negotiated.
    */
   around<T>(method: TracedMethod, target: string, ctx: ServerContext, protocolVersion: string | undefined, answer: (notes: RequestNotes) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` inside an INTERNAL span (an `onServer` hook, waking a held
+   * extension): a child of the HTTP request's trace when its headers carry
+   * one, else of the active context. A throw marks the span and is rethrown.
+   */
+  internal<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T>;
+  /** Records `mcp.server.session.duration` for a session that ended after `seconds`. */
+  sessionEnded(seconds: number, protocolVersion: string | undefined): void;
+  /** Observes the host's usage counters (read when metrics are collected, so the hot path pays nothing). */
+  observeUsage(read: () => UsageCounts): void;
 }
+
+/** The host's usage counts, as observed by the `reactor.*` counters. */
+export interface UsageCounts {
+  readonly selections: number;
+  readonly blueprints: number;
+  readonly cacheHits: number;
+}
+
+/** The usage counters' names. */
+export const USAGE_COUNTERS = {
+  selections: 'reactor.selections.served',
+  blueprints: 'reactor.blueprints.built',
+  cacheHits: 'reactor.blueprint_cache.hits',
+} as const;
 
 /** The tracer name spans are recorded under (the instrumentation scope). */
 export const INSTRUMENTATION_SCOPE = '@reactor/host';
@@ -81,12 +106,49 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
 export function requestTelemetry(options: TelemetryOptions | undefined): RequestTelemetry | undefined {
   if (options === undefined) return undefined;
   const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE, HOST_VERSION);
-  const recordDuration = operationDuration((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE, HOST_VERSION));
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE, HOST_VERSION);
+  const recordDuration = operationDuration(meter);
+  const recordSession = sessionDuration(meter);
   const extract = (meta: Record<string, unknown>) => (options.propagator ? options.propagator.extract(ROOT_CONTEXT, meta, metaGetter) : propagation.extract(ROOT_CONTEXT, meta, metaGetter));
   return {
+    observeUsage(read) {
+      const counters = {
+        selections: meter.createObservableCounter(USAGE_COUNTERS.selections, { description: 'Selections served: servers built for a connection or a request.' }),
+        blueprints: meter.createObservableCounter(USAGE_COUNTERS.blueprints, { description: 'Blueprints built (blueprint cache misses).' }),
+        cacheHits: meter.createObservableCounter(USAGE_COUNTERS.cacheHits, { description: 'Blueprint lookups answered from the cache.' }),
+      };
+      meter.addBatchObservableCallback(
+        (observer) => {
+          const counts = read();
+          for (const key of Object.keys(counters) as Array<keyof UsageCounts>) observer.observe(counters[key], counts[key]);
+        },
+        Object.values(counters),
+      );
+    },
+    sessionEnded(seconds, protocolVersion) {
+      // Sessions are an HTTP (2025 protocol) notion: their transport is TCP.
+      recordSession(seconds, protocolVersion === undefined ? { 'network.transport': 'tcp' } : { 'network.transport': 'tcp', 'mcp.protocol.version': protocolVersion });
+    },
+    async internal(name, attributes, work) {
+      const headers = currentRequestRecord()?.traceHeaders;
+      const parent = headers ? extract(headers) : context.active();
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+      try {
+        return await context.with(trace.setSpan(parent, span), work);
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setAttribute('error.type', error instanceof Error ? error.name : '_OTHER');
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
     async around(method, target, ctx, protocolVersion, answer) {
-      const meta = ctx.mcpReq._meta;
-      const parent = meta ? extract(meta) : ROOT_CONTEXT;
+      const record = currentRequestRecord();
+      // `params._meta` first (the MCP convention), else the HTTP request's own trace headers.
+      const carrier = ctx.mcpReq._meta?.traceparent !== undefined ? ctx.mcpReq._meta : record?.traceHeaders;
+      const parent = carrier ? extract(carrier) : ROOT_CONTEXT;
       const attributes: Attributes = {
         'mcp.method.name': method,
         [TARGET_ATTRIBUTE[method]]: target,
@@ -95,7 +157,16 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       if (method === 'tools/call') attributes['gen_ai.operation.name'] = 'execute_tool';
       if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = ctx.sessionId;
       if (protocolVersion !== undefined) attributes['mcp.protocol.version'] = protocolVersion;
+      if (record !== undefined) attributes['network.transport'] = record.transport;
       const span = tracer.startSpan(`${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
+      if (record !== undefined && record.traceId === undefined) {
+        const ids = span.spanContext();
+        // A no-op tracer's span has no ids of its own: nothing to log then.
+        if (span.isRecording()) {
+          record.traceId = ids.traceId;
+          record.spanId = ids.spanId;
+        }
+      }
       const started = performance.now();
       // Kept alongside the span (whose attributes the API cannot read back) for the metric.
       const notes: RequestNotes = {
