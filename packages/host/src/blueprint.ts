@@ -34,6 +34,8 @@ export interface ServedTool {
   readonly name: string;
   /** The offering extension (`host` for the built-in list tool). */
   readonly extension: string;
+  /** The extensions whose `ToolExtension`s were applied to it, in application order (absent: none). */
+  readonly extendedBy?: readonly string[];
   readonly spec: ToolSpec<Record<string, unknown>>;
   /** The entry `tools/list` shows, rendered once. */
   readonly listEntry: Tool;

@@ -94,6 +94,12 @@ export class McpHost {
     );
   }
 
+  /** Serves an offered tool, remembering which tool extensions made it (for spans). */
+  private serveOffering(offering: Offering): ServedTool {
+    const served = serveTool(offering.spec, offering.extension, this.serveOptions());
+    return offering.extendedBy.length > 0 ? { ...served, extendedBy: offering.extendedBy } : served;
+  }
+
   private serveOptions(): ServeToolOptions {
     const limit = this.options.toolTimeoutMs ?? 120_000;
     return { logger: this.logger, problems: this.problems, toolTimeoutMs: isTimeLimit(limit) ? limit : undefined, stats: this.stats };
@@ -278,7 +284,7 @@ export class McpHost {
         offerings: this.offerings(tenant),
         records: this.registry.active(tenant),
         listTool: this.options.toolsetsTool === true ? this.listTool : undefined,
-        serve: (offering) => this.cache.servedTool(offering, () => serveTool(offering.spec, offering.extension, this.serveOptions())),
+        serve: (offering) => this.cache.servedTool(offering, () => this.serveOffering(offering)),
         problems: this.problems,
         logger: this.logger,
         stats: this.stats,
@@ -351,7 +357,7 @@ export class McpHost {
       for (const offering of this.offerings(tenant)) {
         if (this.cache.hasServedTool(offering)) continue;
         try {
-          this.cache.servedTool(offering, () => serveTool(offering.spec, offering.extension, this.serveOptions()));
+          this.cache.servedTool(offering, () => this.serveOffering(offering));
         } catch (error) {
           this.problems.reportError(this.logger, error, ErrorCodes.TOOL_INVALID, 'build', { extension: offering.extension, subject: offering.spec.name }, { fields: { tool: offering.spec.name } });
         }

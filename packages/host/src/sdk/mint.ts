@@ -101,7 +101,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown> | undefined } }, ctx: ServerContext, notes: RequestNotes) => {
     const tool = table.get(request.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    notes.offeredBy(tool.extension, tool.spec.toolset);
+    notes.offeredBy(tool.extension, tool.spec.toolset, tool.extendedBy);
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
     const opened = await options.requestState.open(ctx, target);

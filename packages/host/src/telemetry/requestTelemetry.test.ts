@@ -139,6 +139,18 @@ describe('request spans (host option telemetry)', () => {
     expect(span.parentSpanContext?.traceState?.get('vendor')).toBe('abc');
   });
 
+  it('names the chain of tool extensions applied to the tool, in order (reactor.tool_extensions), and only where there is one', async () => {
+    const audit = defineExtension({ manifest: { name: 'audit', version: '1.0.0' }, toolExtensions: () => [['get_run', { wrap: (original) => original }]] });
+    const redact = defineExtension({ manifest: { name: 'redact', version: '1.0.0' }, toolExtensions: () => [['get_run', { order: 10, wrap: (original) => original }]] });
+    const host = await buildHost([runs, audit, redact], { logger: silentLogger, telemetry: { tracerProvider } });
+    conn = await connect(host);
+    await conn.callTool('get_run', { id: 'r1' });
+    expect(onlySpan().attributes['reactor.tool_extensions']).toEqual(['audit', 'redact']);
+    exporter.reset();
+    await conn.callTool('refuse');
+    expect(onlySpan().attributes['reactor.tool_extensions']).toBeUndefined();
+  });
+
   it('records nothing when the host has no telemetry option, even with a provider at hand', async () => {
     const host = await buildHost([runs]);
     conn = await connect(host);

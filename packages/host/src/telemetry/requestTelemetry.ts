@@ -41,8 +41,12 @@ export type TracedMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 
 /** What a handler learns while answering that the span should carry. */
 export interface RequestNotes {
-  /** The extension (and toolset, for tools) offering the tool, prompt or resource served. */
-  offeredBy(extension: string, toolset?: string): void;
+  /**
+   * The extension (and toolset, for tools) offering the tool, prompt or
+   * resource served; for a tool, the extensions whose `ToolExtension`s were
+   * applied to it, in order (a span attribute only: metrics stay bounded).
+   */
+  offeredBy(extension: string, toolset?: string, extendedBy?: readonly string[]): void;
 }
 
 /** Notes of an untraced request: nothing to record. */
@@ -170,13 +174,14 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       const started = performance.now();
       // Kept alongside the span (whose attributes the API cannot read back) for the metric.
       const notes: RequestNotes = {
-        offeredBy(extension, toolset) {
+        offeredBy(extension, toolset, extendedBy) {
           span.setAttribute('reactor.extension', extension);
           attributes['reactor.extension'] = extension;
           if (toolset !== undefined) {
             span.setAttribute('reactor.toolset', toolset);
             attributes['reactor.toolset'] = toolset;
           }
+          if (extendedBy !== undefined && extendedBy.length > 0) span.setAttribute('reactor.tool_extensions', [...extendedBy]);
         },
       };
       try {
