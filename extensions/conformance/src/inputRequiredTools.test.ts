@@ -67,7 +67,7 @@ describe('diagnostic tools', () => {
       const after = await connect(host);
       expect(await after.toolNames()).not.toContain('test_dynamic_tool');
       await after.callTool('test_trigger_prompt_change');
-      expect(changes).toEqual(['surface', 'surface']);
+      expect(changes).toEqual(['toggled', 'surface', 'toggled', 'surface']); // each enable/disable names itself, then the surface changes
       await after.close();
       const restored = await connect(host);
       expect(await restored.toolNames()).toContain('test_dynamic_tool');

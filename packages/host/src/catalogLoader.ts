@@ -18,8 +18,8 @@ export const CATALOG_PACKAGE = '@reactor/catalog';
 /** What the catalog package adds to the app's options. */
 export type CatalogAppOptions = Pick<McpAppOptions, 'catalog' | 'tokenCounter'>;
 
-/** Its import entry: `exports["."]` (import or default condition), else `main`. */
-function entryOf(pkg: { exports?: unknown; main?: unknown }): string | undefined {
+/** A package's import entry: `exports["."]` (import or default condition), else `main`. */
+export function entryOf(pkg: { exports?: unknown; main?: unknown }): string | undefined {
   const dot = typeof pkg.exports === 'object' && pkg.exports !== null ? (pkg.exports as Record<string, unknown>)['.'] ?? pkg.exports : pkg.exports;
   if (typeof dot === 'string') return dot;
   if (typeof dot === 'object' && dot !== null) {

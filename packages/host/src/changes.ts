@@ -10,7 +10,13 @@ export type HostChange =
   /** What a selection serves may differ now: tools, prompts and resources are listed afresh. */
   | { readonly kind: 'surface' }
   /** The resource at `uri` changed (`host.notifyResourceUpdated`). */
-  | { readonly kind: 'resource_updated'; readonly uri: string };
+  | { readonly kind: 'resource_updated'; readonly uri: string }
+  /**
+   * `host.enable(name)` or `host.disable(name)` was called (a `surface`
+   * change follows). For sharing the toggle with other replicas; it is no
+   * notification of its own.
+   */
+  | { readonly kind: 'toggled'; readonly name: string; readonly enabled: boolean };
 
 /** A listener of host changes. */
 export type HostChangeListener = (change: HostChange) => void;

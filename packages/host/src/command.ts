@@ -100,7 +100,7 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
       const logger: Logger = pino({ level, name, mixin: traceFields }, pino.destination({ dest: 2, sync: true }));
       return logger;
     },
-    connectRedis: loadRedis,
+    connectRedis: (redisOptions) => loadRedis(redisOptions, overrides.root),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     interactive: process.stderr.isTTY === true,

@@ -41,10 +41,12 @@ const SESSION_IDLE_MS = 30 * 60_000;
 export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger, sessions: { count?: () => number } = {}): Promise<RunningCommand> {
   // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
   const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
-  const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger });
+  const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger, ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }) });
+  await redis?.shareHostToggles?.(host);
   const app = await deps.createMcpApp(host, {
     ...(auth.app ? { auth: auth.app } : {}),
     ...(redis ? { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck] } : {}),
+    ...(redis?.sessions && options.sessions !== false ? { sessionRegistry: redis.sessions } : {}),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     path: options.path,
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
@@ -94,6 +96,8 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
   const close = () =>
     (closing ??= (async () => {
       draining = true;
+      // Before waiting on open requests: the other replicas may take this one's sessions over from now on.
+      await redis?.sessions?.release().catch((error: unknown) => logger.warn({}, `releasing this node's sessions failed (${errorMessage(error)}); other nodes take them over once its heartbeat expires`));
       auth.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -3,17 +3,26 @@
  * host never depends on a Redis client. The package is an optional peer: when
  * it is missing, the command fails at start-up saying which package to add.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
+import { entryOf } from './catalogLoader.js';
+import { findAppRoot, locatePackage } from './discovery.js';
 import { ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import type { McpAppHealthCheck } from './http/options.js';
 import type { SessionScopedEventStore } from './http/sessionEventStore.js';
+import type { SessionRegistry } from './http/sessionRegistry.js';
 import type { Logger } from './logger.js';
+import type { McpHost } from './host.js';
 
 /** What the command asks of Redis. */
 export interface CommandRedisOptions {
   readonly url: string;
   readonly sessionIdleTimeoutMs: number;
   readonly logger: Logger;
+  /** `--node-id`: this replica's name in the session registry (default there: host name and pid). */
+  readonly nodeId?: string;
 }
 
 /** What the command gets from Redis (the shape of `@reactor/redis`'s `connectRedis` result). */
@@ -21,16 +30,36 @@ export interface CommandRedis {
   readonly eventStore: SessionScopedEventStore;
   readonly bus: ServerEventBus;
   readonly healthCheck: McpAppHealthCheck;
+  /** Which replica holds each session (absent in @reactor/redis before session takeover). */
+  readonly sessions?: SessionRegistry;
+  /** Makes the host's enable/disable cluster-wide (absent in older @reactor/redis). */
+  shareHostToggles?(host: McpHost): Promise<unknown>;
   close(): Promise<void>;
 }
 
 /** The package `--redis-url` needs. */
 export const REDIS_PACKAGE = '@reactor/redis';
 
-/** Imports `@reactor/redis` and connects; a clear `REACTOR_OPTION_INVALID` when it is not installed. */
-export async function loadRedis(options: CommandRedisOptions): Promise<CommandRedis> {
-  // A variable specifier: neither TypeScript nor a bundler makes the host depend on the package.
-  const specifier: string = REDIS_PACKAGE;
+/**
+ * Where to import `@reactor/redis` from: the application's copy (located from
+ * `root` like an extension, so pnpm's isolated layout finds it), else the
+ * bare name (a hoisted layout, or a copy beside the host).
+ */
+async function redisSpecifier(root: string | undefined): Promise<string> {
+  try {
+    const dir = await locatePackage(REDIS_PACKAGE, root ?? (await findAppRoot(process.cwd())));
+    if (dir === undefined) return REDIS_PACKAGE;
+    const entry = entryOf(JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { exports?: unknown; main?: unknown });
+    return entry === undefined ? REDIS_PACKAGE : pathToFileURL(path.join(dir, entry)).href;
+  } catch {
+    return REDIS_PACKAGE;
+  }
+}
+
+/** Imports `@reactor/redis` (the application's at `root`, else any resolvable) and connects; a clear `REACTOR_OPTION_INVALID` when it is not installed. */
+export async function loadRedis(options: CommandRedisOptions, root?: string): Promise<CommandRedis> {
+  // A computed specifier: neither TypeScript nor a bundler makes the host depend on the package.
+  const specifier: string = await redisSpecifier(root);
   let loaded: { connectRedis?: (options: CommandRedisOptions) => Promise<CommandRedis> };
   try {
     loaded = (await import(specifier)) as typeof loaded;

@@ -101,17 +101,17 @@ describe('building a server for a selection', () => {
 });
 
 describe('onChange', () => {
-  it('reports a surface change on add, enable and disable, and resource updates, until unsubscribed', async () => {
+  it('reports a surface change on add, enable and disable (each toggle named first), and resource updates, until unsubscribed', async () => {
     const host = await buildHost(cast(), { logger: silentLogger });
     const changes: string[] = [];
-    const stop = host.onChange((change) => changes.push(change.kind === 'surface' ? 'surface' : `updated ${change.uri}`));
+    const stop = host.onChange((change) => changes.push(change.kind === 'surface' ? 'surface' : change.kind === 'toggled' ? `${change.enabled ? 'enabled' : 'disabled'} ${change.name}` : `updated ${change.uri}`));
     await host.disable('library');
     await host.enable('library');
     await host.add(defineExtension({ manifest: { name: 'late', version: '1.0.0' } }));
     await host.notifyResourceUpdated('test://r');
     stop();
     await host.disable('library');
-    expect(changes).toEqual(['surface', 'surface', 'surface', 'updated test://r']);
+    expect(changes).toEqual(['disabled library', 'surface', 'enabled library', 'surface', 'surface', 'updated test://r']);
   });
 
   it('keeps a throwing listener from stopping the others or the change itself', async () => {
@@ -123,7 +123,7 @@ describe('onChange', () => {
     });
     host.onChange((change) => heard.push(change.kind));
     await host.disable('library');
-    expect(heard).toEqual(['surface']);
+    expect(heard).toEqual(['toggled', 'surface']);
     expect(host.report().extensions.find((e) => e.name === 'library')?.state).toBe('disabled');
     expect(logger.entries.some((e) => e.level === 'error' && e.msg?.includes('boom') === true)).toBe(true);
   });

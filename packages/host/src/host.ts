@@ -112,17 +112,19 @@ export class McpHost {
     this.forgetBuilt();
   }
 
-  /** Serves a disabled extension again; drops the cache. */
+  /** Serves a disabled extension again; drops the cache. Listeners of {@link onChange} hear `toggled`, then `surface`. */
   async enable(name: string): Promise<void> {
     const record = this.require(name);
     record.disabled = false;
+    this.changes.emit({ kind: 'toggled', name, enabled: true });
     if (this.started && record.state === 'active') await this.registry.startAll();
     this.forgetBuilt();
   }
 
-  /** Stops serving an extension (its state is kept); drops the cache. */
+  /** Stops serving an extension (its state is kept); drops the cache. Listeners of {@link onChange} hear `toggled`, then `surface`. */
   async disable(name: string): Promise<void> {
     this.require(name).disabled = true;
+    this.changes.emit({ kind: 'toggled', name, enabled: false });
     this.forgetBuilt();
     return Promise.resolve();
   }

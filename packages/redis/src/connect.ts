@@ -5,10 +5,13 @@
  * start-up waits a bounded time, then serves on and keeps reconnecting with
  * backoff; `/healthz` says `degraded` meanwhile.
  */
-import type { McpAppHealthCheck, Logger } from '@reactor/host';
+import type { McpAppHealthCheck, Logger, McpHost } from '@reactor/host';
 import { createClient } from '@redis/client';
 import { RedisServerEventBus } from './eventBus.js';
 import { RedisEventStore, type RedisConnection } from './eventStore.js';
+import { DEFAULT_KEY_PREFIX } from './keys.js';
+import { RedisSessionRegistry } from './sessionRegistry.js';
+import { RedisHostToggles } from './toggles.js';
 
 /** Options of {@link connectRedis}. */
 export interface ConnectRedisOptions {
@@ -21,14 +24,26 @@ export interface ConnectRedisOptions {
   readonly keyPrefix?: string;
   /** How long start-up waits for Redis before serving degraded, ms. Default 5000. */
   readonly connectTimeoutMs?: number;
+  /** This replica's name in the session registry. Default: host name and process id. */
+  readonly nodeId?: string;
+  /** How often this replica's heartbeat is refreshed, ms (it lasts 3 intervals). Default 1000. */
+  readonly heartbeatIntervalMs?: number;
 }
 
-/** A replica's Redis: pass `eventStore`, `bus` and `healthCheck` to `createMcpApp`. */
+/** A replica's Redis: pass `eventStore`, `bus`, `sessions` (as `sessionRegistry`) and `healthCheck` to `createMcpApp`. */
 export interface ReactorRedis {
   readonly eventStore: RedisEventStore;
   readonly bus: RedisServerEventBus;
-  /** `redis` under `/healthz` `checks`: not ok while either connection is down. */
+  /** Which node holds each session, and this node's heartbeat: pass as `createMcpApp({ sessionRegistry })`. */
+  readonly sessions: RedisSessionRegistry;
+  /** `redis` under `/healthz` `checks`: not ok while either connection is down; its detail names the cluster's toggle revision once toggles are shared. */
   readonly healthCheck: McpAppHealthCheck;
+  /**
+   * Makes `host.enable(name)` / `host.disable(name)` cluster-wide: applies the
+   * cluster's disabled set now, publishes this host's toggles, applies the
+   * other replicas'. Call once, after the host is built.
+   */
+  shareHostToggles(host: McpHost): Promise<RedisHostToggles>;
   /** Closes both connections. */
   close(): Promise<void>;
 }
@@ -60,16 +75,38 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Reacto
   const connected = await Promise.race([connecting, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
   clearTimeout(timer);
   if (!connected) logger.warn({}, `Redis at ${where} did not answer within ${timeoutMs} ms; serving degraded (2026-07-28 and stateless requests are unaffected) and reconnecting in the background`);
-  const eventStore = new RedisEventStore(client, { ttlMs: options.sessionIdleTimeoutMs, ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}) });
+  const eventStore = new RedisEventStore(client, { ttlMs: options.sessionIdleTimeoutMs, logger, ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}) });
   const bus = await RedisServerEventBus.connect(client, { logger, ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}) });
+  const sessions = new RedisSessionRegistry(client, {
+    ttlMs: options.sessionIdleTimeoutMs,
+    logger,
+    ...(options.nodeId !== undefined ? { nodeId: options.nodeId } : {}),
+    ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
+    ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}),
+  });
+  await sessions.start();
+  let toggles: RedisHostToggles | undefined;
   return {
     eventStore,
     bus,
+    sessions,
     healthCheck: {
       name: 'redis',
-      check: () => (bus.connected ? { ok: true } : { ok: false, detail: `Redis at ${where} is unreachable; reconnecting` }),
+      check: () =>
+        bus.connected
+          ? { ok: true, ...(toggles ? { detail: `cluster revision ${toggles.revision}` } : {}) }
+          : { ok: false, detail: `Redis at ${where} is unreachable; reconnecting` },
+    },
+    async shareHostToggles(host) {
+      if (toggles) throw new Error('@reactor/redis: shareHostToggles() was already called on this connection; call it once, for the replica\'s one host');
+      toggles = new RedisHostToggles(host, client, options.keyPrefix ?? DEFAULT_KEY_PREFIX, logger);
+      await toggles.start(bus);
+      return toggles;
     },
     async close() {
+      // Stopped, not released: a replica that closes without the app's close() (which releases) lets the heartbeat expire.
+      sessions.stop();
+      toggles?.stop();
       await bus.close();
       if (client.isReady) await client.close();
       else client.destroy();

@@ -59,6 +59,7 @@ export class RedisServerEventBus implements ServerEventBus {
   /** Tells this bus's messages from other replicas'. */
   private readonly origin = randomUUID();
   private subscriberDown = false;
+  private readonly reconnectHooks = new Set<() => void>();
 
   private constructor(
     private readonly publisher: RedisConnection,
@@ -107,6 +108,20 @@ export class RedisServerEventBus implements ServerEventBus {
     };
   }
 
+  /**
+   * Hears `channel` on this bus's subscriber connection (one per process), so
+   * other shared state needs no connection of its own; `onReconnect` runs
+   * after the subscriber reconnects (messages meanwhile were lost).
+   */
+  async listen(channel: string, onMessage: (message: string) => void, onReconnect: () => void): Promise<void> {
+    this.reconnectHooks.add(onReconnect);
+    if (this.subscriber.isReady) await this.subscriber.subscribe(channel, onMessage);
+    else {
+      // node-redis re-subscribes after every reconnect; queued until the first connect.
+      this.subscriber.subscribe(channel, onMessage).catch((error: unknown) => this.logger.debug({ channel }, `subscribing to ${channel} stopped: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+
   /** Closes the subscriber connection (the publisher is the caller's). */
   async close(): Promise<void> {
     this.listeners.clear();
@@ -143,5 +158,6 @@ export class RedisServerEventBus implements ServerEventBus {
     this.subscriberDown = false;
     this.logger.info({}, 'the Redis subscriber reconnected; telling local listeners every list changed, since events published meanwhile were lost');
     for (const event of EVERYTHING_CHANGED) this.deliver(event);
+    for (const hook of this.reconnectHooks) hook();
   }
 }

@@ -9,7 +9,7 @@
  * whose entry expired or was trimmed, resolves to nothing.
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { SessionScopedEventStore } from '@reactor/host';
+import type { Logger, SessionScopedEventStore } from '@reactor/host';
 import type { RedisClientType } from '@redis/client';
 import { DEFAULT_KEY_PREFIX, sessionEventsKey } from './keys.js';
 
@@ -21,6 +21,8 @@ export interface RedisEventStoreOptions {
   readonly maxEventsPerSession?: number;
   /** Prefix of every key. Default `reactor:mcp`. */
   readonly keyPrefix?: string;
+  /** Told (once per outage) when events cannot be stored. Default: nowhere. */
+  readonly logger?: Logger;
 }
 
 /** The connection the store writes through (any connected node-redis client). */
@@ -59,6 +61,10 @@ export class RedisEventStore implements SessionScopedEventStore {
   private readonly ttlMs: number;
   private readonly maxEvents: number;
   private readonly prefix: string;
+  private readonly logger: Logger | undefined;
+  /** True while storing fails: warned once, until a store succeeds again. */
+  private failing = false;
+  private unstored = 0;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -68,6 +74,7 @@ export class RedisEventStore implements SessionScopedEventStore {
     this.ttlMs = Math.ceil(options.ttlMs);
     this.maxEvents = options.maxEventsPerSession ?? 1000;
     this.prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    this.logger = options.logger;
   }
 
   /** The Redis key of session `sessionId`'s events (for operators and tests). */
@@ -79,6 +86,9 @@ export class RedisEventStore implements SessionScopedEventStore {
     const key = this.keyOf(sessionId);
     const redis = this.redis;
     const { ttlMs, maxEvents } = this;
+    // Arrows keep this store's outage state (the methods below belong to the returned object).
+    const stored = () => void (this.failing = false);
+    const unstored = (streamId: string, error: unknown) => this.unstoredId(sessionId, streamId, error);
     /** The event `eventId` names, if it is this session's and still stored. */
     const ownEntry = async (eventId: string): Promise<EventRef | undefined> => {
       const ref = parseEventId(eventId);
@@ -88,11 +98,17 @@ export class RedisEventStore implements SessionScopedEventStore {
     };
     return {
       async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-        const [reply] = await redis
-          .multi()
-          .xAdd(key, '*', { stream: streamId, message: JSON.stringify(message) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxEvents } })
-          .pExpire(key, ttlMs)
-          .exec();
+        let reply: unknown;
+        try {
+          [reply] = await redis
+            .multi()
+            .xAdd(key, '*', { stream: streamId, message: JSON.stringify(message) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxEvents } })
+            .pExpire(key, ttlMs)
+            .exec();
+          stored();
+        } catch (error) {
+          return unstored(streamId, error);
+        }
         // Typed as node-redis's reply wrapper; on the wire (RESP2 and 3) it is a plain string.
         const added: unknown = reply;
         if (typeof added !== 'string') throw new Error(`@reactor/redis: XADD to ${key} answered ${JSON.stringify(added)}, expected an entry id`);
@@ -116,6 +132,13 @@ export class RedisEventStore implements SessionScopedEventStore {
         }
       },
     };
+  }
+
+  /** Redis is down: the session goes on, its events just cannot be replayed (the id names no entry, so a resume with it gets 400). */
+  private unstoredId(sessionId: string, streamId: string, error: unknown): string {
+    if (!this.failing) this.logger?.warn({ session: sessionId }, `storing SSE events in Redis failed (${error instanceof Error ? error.message : String(error)}); sessions go on, but events sent meanwhile cannot be replayed`);
+    this.failing = true;
+    return `${sessionId}/${streamId}/unstored${++this.unstored}`;
   }
 
   async endSession(sessionId: string): Promise<void> {

@@ -8,4 +8,7 @@ export { RedisEventStore, parseEventId } from './eventStore.js';
 export type { RedisEventStoreOptions, RedisConnection } from './eventStore.js';
 export { RedisServerEventBus } from './eventBus.js';
 export type { RedisServerEventBusOptions } from './eventBus.js';
+export { RedisSessionRegistry, defaultNodeId } from './sessionRegistry.js';
+export type { RedisSessionRegistryOptions } from './sessionRegistry.js';
+export { RedisHostToggles } from './toggles.js';
 export { DEFAULT_KEY_PREFIX } from './keys.js';

@@ -15,3 +15,28 @@ export function sessionEventsKey(prefix: string, sessionId: string): string {
 export function changesChannel(prefix: string): string {
   return `${prefix}:changes`;
 }
+
+/** The registry record of session `sessionId` (a hash: `node`, `revision`, `record`). */
+export function sessionRecordKey(prefix: string, sessionId: string): string {
+  return `${prefix}:session:${sessionId}:record`;
+}
+
+/** Present while node `nodeId` is alive (refreshed by its heartbeat, deleted when it shuts down). */
+export function nodeHeartbeatKey(prefix: string, nodeId: string): string {
+  return `${prefix}:node:${nodeId}:alive`;
+}
+
+/** The set of extensions disabled on every replica. */
+export function disabledSetKey(prefix: string): string {
+  return `${prefix}:extensions:disabled`;
+}
+
+/** Counts enable/disable changes across the cluster. */
+export function toggleRevisionKey(prefix: string): string {
+  return `${prefix}:extensions:revision`;
+}
+
+/** The pub/sub channel carrying enable/disable between replicas. */
+export function togglesChannel(prefix: string): string {
+  return `${prefix}:toggles`;
+}

@@ -6,7 +6,7 @@
  */
 import { afterAll, expect, it, vi } from 'vitest';
 import { startRedis, type TestRedis } from './helpers/redisServer.js';
-import { post2026, startNode, type TestNode } from './helpers/nodes.js';
+import { openSession, post, post2026, startNode, type TestNode } from './helpers/nodes.js';
 import { readSse } from './helpers/sse.js';
 
 let redis: TestRedis | undefined;
@@ -36,6 +36,14 @@ it('serves 2026-07-28 requests while Redis is down, reports degraded with 200, a
   const listed = await post2026(node.url, 2, 'tools/list', {});
   expect(listed.status).toBe(200);
   expect(await listed.text()).toContain('"ping"');
+  // A 2025 session opened meanwhile is served by this replica alone (its record could not be written).
+  const session = await openSession(node.url);
+  const called = await post(node.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ping', arguments: {} } }, session);
+  expect(await called.text()).toContain('pong');
+  // A session it does not hold cannot be looked up: 404, as without Redis.
+  const unknown = await post(node.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, { ...session, 'mcp-session-id': '00000000-0000-4000-8000-000000000000' });
+  expect(unknown.status).toBe(404);
+  await unknown.text();
   // A change while Redis is down still reaches this replica's own listen streams.
   await node.host.disable('guard');
   expect((await stream.next()).message['method']).toBe('notifications/tools/list_changed');

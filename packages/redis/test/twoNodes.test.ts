@@ -123,20 +123,56 @@ describe('change events', () => {
   });
 });
 
+describe('enable and disable', () => {
+  /** The tools node `node` serves a 2026-07-28 client now. */
+  async function toolsOn(node: TestNode): Promise<string[]> {
+    const listed = (await (await post2026(node.url, 20, 'tools/list', {})).json()) as { result: { tools: Array<{ name: string }> } };
+    return listed.result.tools.map((t) => t.name);
+  }
+
+  it('host.disable() on node A disables the extension on node B, on a node started later, and enable on B re-enables it on A', async () => {
+    const { a, b, prefix } = await twoNodes();
+    expect(await toolsOn(b)).toContain('guarded');
+    await a.host.disable('guard');
+    await vi.waitFor(async () => expect(await toolsOn(b)).not.toContain('guarded'));
+    expect(b.host.report().extensions.find((e) => e.name === 'guard')?.state).toBe('disabled');
+    const health = (await (await fetch(new URL('/healthz', b.url))).json()) as { checks: { redis: { ok: boolean; detail?: string } } };
+    expect(health.checks.redis).toEqual({ ok: true, detail: 'cluster revision 1' });
+
+    // A replica that starts now reads the cluster's state at boot.
+    const c = await startNode('node-c', redis.url, prefix);
+    nodes.push(c);
+    expect(await toolsOn(c)).not.toContain('guarded');
+
+    await b.host.enable('guard');
+    await vi.waitFor(async () => expect(await toolsOn(a)).toContain('guarded'));
+    await vi.waitFor(async () => expect(await toolsOn(c)).toContain('guarded'));
+    expect(await inspector.sMembers(`${prefix}:extensions:disabled`)).toEqual([]);
+    expect(await inspector.get(`${prefix}:extensions:revision`)).toBe('2');
+  });
+});
+
 describe('keys', () => {
   it('are set to expire with the session idle timeout, and none is left after DELETE', async () => {
     const { a, prefix } = await twoNodes();
     const session = await openSession(a.url);
     await subscribe(a, session, 2, 'test://a');
     await a.host.notifyResourceUpdated('test://a'); // stored though no GET stream is open
-    const key = a.redis.eventStore.keyOf(session['mcp-session-id']!);
-    expect(await inspector.keys(`${prefix}:*`)).toEqual([key]);
-    const ttl = await inspector.pTTL(key);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(60_000);
+    const keys = [a.redis.eventStore.keyOf(session['mcp-session-id']!), a.redis.sessions.keyOf(session['mcp-session-id']!)];
+    // The session's events and its registry record; besides them only the nodes' heartbeats.
+    expect((await inspector.keys(`${prefix}:session:*`)).sort()).toEqual(keys.sort());
+    for (const key of keys) {
+      const ttl = await inspector.pTTL(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    }
 
     const deleted = await fetch(a.url, { method: 'DELETE', headers: session });
     expect(deleted.status).toBe(200);
-    await vi.waitFor(async () => expect(await inspector.keys(`${prefix}:*`)).toEqual([]));
+    await vi.waitFor(async () => expect(await inspector.keys(`${prefix}:session:*`)).toEqual([]));
+    // And once the nodes shut down, nothing at all (no extension was toggled, so no cluster state either).
+    await Promise.all(nodes.map((n) => n.close()));
+    nodes = [];
+    expect(await inspector.keys(`${prefix}:*`)).toEqual([]);
   });
 });

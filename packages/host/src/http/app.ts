@@ -107,7 +107,9 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const logger = (options.logger ?? host.logger).child({ component: 'http' });
   const auth: AuthGate | undefined = options.auth ? createAuthGate(options.auth, logger) : undefined;
   const telemetry = host.requestTelemetry();
-  const sessions = resolved.sessions ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger, telemetry && ((seconds, version) => telemetry.sessionEnded(seconds, version))) : undefined;
+  const sessions = resolved.sessions
+    ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger, telemetry && ((seconds, version) => telemetry.sessionEnded(seconds, version)), resolved.sessionRegistry)
+    : undefined;
   const unknown = new UnknownNameLog(logger);
   const cors = resolved.corsOrigins ? corsPolicy(resolved.corsOrigins) : undefined;
   // Listed CORS origins pass the Origin check too (by host name, as the SDK's validator compares); `*` turns it off.
@@ -293,6 +295,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   app.close = () =>
     (closing ??= (async () => {
       stopPublishing();
+      // First, so other replicas may take this one's sessions over at once rather than after its heartbeat expires.
+      await resolved.sessionRegistry?.release().catch((error: unknown) => logger.warn({}, `releasing this node's sessions in the session registry failed (${errorMessage(error)}); other nodes take them over once its heartbeat expires`));
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);

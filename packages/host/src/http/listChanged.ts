@@ -11,6 +11,7 @@ import type { McpHost } from '../host.js';
 /** The bus events a host change becomes. */
 export function busEventsFor(change: HostChange): ServerEvent[] {
   if (change.kind === 'resource_updated') return [{ kind: 'resource_updated', uri: change.uri }];
+  if (change.kind === 'toggled') return []; // the surface change that follows it is what clients hear
   return [{ kind: 'tools_list_changed' }, { kind: 'prompts_list_changed' }, { kind: 'resources_list_changed' }];
 }
 

@@ -15,6 +15,7 @@ import { normalizeOrigin } from './cors.js';
 import { normalizeAllowedHost } from './guards.js';
 import type { ServerCardOptions } from './serverCard.js';
 import type { SessionScopedEventStore } from './sessionEventStore.js';
+import type { SessionRegistry } from './sessionRegistry.js';
 import { SESSION_OPTION_KEYS, type McpAppSessionOptions } from './sessions.js';
 
 /** Default request body limit: 4 MiB. */
@@ -58,6 +59,17 @@ export interface McpAppOptions {
    * is served statelessly (a fresh server per request).
    */
   readonly sessions?: boolean | McpAppSessionOptions;
+  /**
+   * Where replicas record their 2025-protocol sessions, so that a request for
+   * a session whose replica died (or that the balancer moved) is served by
+   * the replica it reaches: the session is claimed and rebuilt there under the
+   * same id, for the same tenant and principal only (anyone else gets 404);
+   * while its replica is alive the answer is 503 with `Retry-After`. On
+   * `close()` the app releases the registry first, so its sessions can move
+   * at once. Default: none (sessions live and die with this process).
+   * `@reactor/redis`'s `connectRedis` gives one (`sessions`).
+   */
+  readonly sessionRegistry?: SessionRegistry;
   /** The tenant of a request: its own blueprints and extensions (`manifest.tenants`). */
   readonly tenant?: (req: IncomingMessage) => string | undefined;
   /**
@@ -152,6 +164,7 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   nodeId: true,
   healthChecks: true,
   accessLog: true,
+  sessionRegistry: true,
 };
 
 /** One `/healthz` check (see `McpAppOptions.healthChecks`). */
@@ -180,6 +193,7 @@ export interface ResolvedAppOptions {
   readonly nodeId: string | undefined;
   readonly healthChecks: readonly McpAppHealthCheck[];
   readonly accessLog: boolean;
+  readonly sessionRegistry: SessionRegistry | undefined;
 }
 
 function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
@@ -290,7 +304,20 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     nodeId: nodeIdOption(options.nodeId),
     healthChecks: healthChecksOption(options.healthChecks),
     accessLog: options.accessLog !== false,
+    sessionRegistry: sessionRegistryOption(options.sessionRegistry, sessions !== undefined),
   };
+}
+
+const REGISTRY_METHODS = ['record', 'claim', 'touch', 'end', 'release'] as const;
+
+function sessionRegistryOption(value: unknown, sessions: boolean): SessionRegistry | undefined {
+  if (value === undefined) return undefined;
+  const registry = value as Partial<Record<(typeof REGISTRY_METHODS)[number], unknown>> & { nodeId?: unknown };
+  if (typeof value !== 'object' || value === null || typeof registry.nodeId !== 'string' || !REGISTRY_METHODS.every((m) => typeof registry[m] === 'function')) {
+    throw invalid('sessionRegistry', 'is not a session registry', value, `an object with a nodeId string and ${REGISTRY_METHODS.join(', ')} methods`, "e.g. connectRedis(…).sessions from @reactor/redis");
+  }
+  if (!sessions) throw invalid('sessionRegistry', 'needs sessions, which are off', false, 'sessions on (the default)', 'drop sessions: false, or the registry');
+  return value as SessionRegistry;
 }
 
 function nodeIdOption(value: unknown): string | undefined {

@@ -24,11 +24,12 @@ import {
 import { errorMessage } from '../errors.js';
 import type { BuiltServer, McpHost } from '../host.js';
 import type { Logger } from '../logger.js';
-import type { Selection } from '../selection.js';
+import { parseSelection, selectionToQuery, type Selection } from '../selection.js';
 import { principalOf } from './auth.js';
 import { jsonRpcError, JsonRpcCodes, readJsonBody, requestIdOf } from './guards.js';
 import { advertiseListChanged } from '../sdk/listChanged.js';
-import type { SessionStore } from './sessions.js';
+import type { SessionClaim, SessionRegistry } from './sessionRegistry.js';
+import type { Session, SessionOwner, SessionStore } from './sessions.js';
 import type { UnknownNameLog } from './unknownNames.js';
 
 /** One MCP request as the endpoint sees it. */
@@ -49,13 +50,19 @@ export interface EndpointRequest {
 interface Plan {
   readonly built: BuiltServer;
   readonly selection: Selection;
+  readonly denied: readonly string[];
+  readonly readOnly: boolean;
 }
+
+const SESSION_NOT_FOUND = 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize';
 
 /** Serves the MCP protocol on one endpoint. */
 export class McpEndpoint {
   // The SDK hands the factory the very Request passed to fetch (body pre-parsed),
   // so the selection resolved for it travels here without a global.
   private readonly plans = new WeakMap<Request, Plan>();
+  /** Takeovers under way, by session and owner. */
+  private readonly takeovers = new Map<string, Promise<Session | Response>>();
   private readonly modern;
   private readonly stateless;
 
@@ -100,10 +107,11 @@ export class McpEndpoint {
 
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
-      const session = this.sessions?.find(sessionId, { tenant: r.tenant, principal: principalOf(authInfo) });
-      if (!session || !this.sessions) {
-        return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize', { id: requestIdOf(parsedBody) });
-      }
+      const owner: SessionOwner = { tenant: r.tenant, principal: principalOf(authInfo) };
+      let session: Session | Response | undefined = this.sessions?.find(sessionId, owner);
+      if (!session && this.sessions?.registry) session = await this.sharedTakeOver(this.sessions, this.sessions.registry, sessionId, owner, r, parsedBody);
+      if (session instanceof Response) return session;
+      if (!session || !this.sessions) return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id: requestIdOf(parsedBody) });
       // A session keeps its toolsets; a token that has since lost one's scopes does not.
       r.served?.(session.toolsets);
       const refusal = r.refuseScopes(session.toolsets);
@@ -136,6 +144,7 @@ export class McpEndpoint {
       return await this.sessions.open({
         owner: { tenant: r.tenant, principal: principalOf(authInfo) },
         toolsets: plan.built.toolsets,
+        recipe: { selection: selectionToQuery(plan.selection), denied: plan.denied, readOnly: plan.readOnly },
         mint: () => plan.built.createServer({ selection: plan.selection }),
         request,
         parsedBody,
@@ -155,10 +164,57 @@ export class McpEndpoint {
       const built = await this.host.build(selection, { tenant: r.tenant, denied, readOnly });
       r.served?.(built.toolsets);
       if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
-      return { built, selection };
+      return { built, selection, denied, readOnly: readOnly === true };
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error : undefined, tenant: r.tenant }, `building the server for a request failed: ${errorMessage(error)}`);
       return jsonRpcError(500, JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the server for this selection could not be built (the cause is logged)', { id: null });
+    }
+  }
+
+  /** {@link takeOver}, shared by the requests for one session (and owner) that arrive while it runs: one claim, one rebuild. */
+  private sharedTakeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response> {
+    const key = JSON.stringify([sessionId, owner.tenant ?? null, owner.principal ?? null]);
+    const running = this.takeovers.get(key);
+    // A Response body is read once: a request joining a refusal gets its own copy.
+    if (running) return running.then((outcome) => (outcome instanceof Response ? outcome.clone() : outcome));
+    const started = this.takeOver(sessions, registry, sessionId, owner, r, parsedBody).finally(() => this.takeovers.delete(key));
+    this.takeovers.set(key, started);
+    return started.then((outcome) => (outcome instanceof Response ? outcome.clone() : outcome));
+  }
+
+  /**
+   * A session another replica opened: claimed through the registry and
+   * rebuilt here under its id, or the answer to send — 404 when it is not this
+   * client's (or no longer exists), 503 with `Retry-After` while its holder is
+   * alive or this replica is full.
+   */
+  private async takeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response> {
+    const id = requestIdOf(parsedBody);
+    if (!sessions.hasRoom) {
+      return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: this node is full (${sessions.max} sessions) and cannot take session ${sessionId} over; retry later`, { id, headers: { 'retry-after': '5' } });
+    }
+    let claim: SessionClaim;
+    try {
+      claim = await registry.claim(sessionId, owner);
+    } catch (error) {
+      this.logger.warn({ session: sessionId }, `session ${sessionId} is not held by this node and the session registry could not be asked (${errorMessage(error)}); answered 404`);
+      return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id });
+    }
+    if (claim.kind === 'unknown') return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id });
+    if (claim.kind === 'held') {
+      return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: session ${sessionId} is served by node "${claim.node}", which is alive; retry (the load balancer should route it there)`, {
+        id,
+        headers: { 'retry-after': String(claim.retryAfterSeconds) },
+      });
+    }
+    const { record } = claim;
+    try {
+      const selection = parseSelection(record.selection);
+      const built = await this.host.build(selection, { tenant: record.tenant, denied: record.denied, readOnly: record.readOnly });
+      return await sessions.restore(record, () => built.createServer({ selection }), r.authInfo);
+    } catch (error) {
+      this.logger.error({ err: error instanceof Error ? error : undefined, session: sessionId }, `taking over session ${sessionId} failed: ${errorMessage(error)}`);
+      return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: session ${sessionId} could not be rebuilt on this node (the cause is logged); retry`, { id, headers: { 'retry-after': '1' } });
     }
   }
 

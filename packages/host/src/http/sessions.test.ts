@@ -13,7 +13,7 @@ function mint(): Promise<McpServer> {
 
 async function open(store: SessionStore, body: unknown = initialize, owner: SessionOwner = acme): Promise<Response> {
   const request = new Request('http://localhost/mcp', { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });
-  const response = await store.open({ owner, toolsets: new Set(['spaces']), mint, request, parsedBody: body, authInfo: undefined });
+  const response = await store.open({ owner, toolsets: new Set(['spaces']), recipe: { selection: 'toolsets=spaces', denied: [], readOnly: false }, mint, request, parsedBody: body, authInfo: undefined });
   await response.text();
   return response;
 }
@@ -44,7 +44,7 @@ describe('SessionStore', () => {
     await open(store);
     let minted = 0;
     const request = new Request('http://localhost/mcp', { method: 'POST', headers: HEADERS, body: JSON.stringify(initialize) });
-    const refused = await store.open({ owner: acme, toolsets: new Set(['spaces']), mint: () => (minted++, mint()), request, parsedBody: initialize, authInfo: undefined });
+    const refused = await store.open({ owner: acme, toolsets: new Set(['spaces']), recipe: { selection: '', denied: [], readOnly: false }, mint: () => (minted++, mint()), request, parsedBody: initialize, authInfo: undefined });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(minted).toBe(0);

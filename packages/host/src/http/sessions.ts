@@ -13,6 +13,8 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { jsonRpcError, JsonRpcCodes, requestIdOf } from './guards.js';
 import { eventStoreForSession, isSessionScoped, type SessionScopedEventStore } from './sessionEventStore.js';
+import { isInitializeParams, withSubscriptionChange, type SessionRecord, type SessionRegistry } from './sessionRegistry.js';
+import { quietWhileRestoring, replayInitialize, replaySubscriptions, untilRestored, type RestoreGate } from './sessionRestore.js';
 
 /** The `sessions` option when given as an object. */
 export interface McpAppSessionOptions {
@@ -48,6 +50,16 @@ export interface Session extends SessionOwner {
   /** When it opened (`performance.now()`), for the session-duration metric. */
   readonly openedAt: number;
   timer: NodeJS.Timeout | undefined;
+  /** Its record in the session registry, as last written (none without a registry). */
+  record?: SessionRecord;
+}
+
+/** How a session's server is rebuilt on another replica (see `SessionRecord`). */
+export interface SessionRecipe {
+  /** The selection as a canonical query string. */
+  readonly selection: string;
+  readonly denied: readonly string[];
+  readonly readOnly: boolean;
 }
 
 /** What opening a session needs. */
@@ -55,6 +67,8 @@ export interface OpenSession {
   readonly owner: SessionOwner;
   /** The toolsets the session will serve. */
   readonly toolsets: ReadonlySet<string>;
+  /** Recorded in the session registry (when there is one), so another replica can rebuild the session. */
+  readonly recipe: SessionRecipe;
   /** Mints the session's server (builds the selection first). */
   mint(): Promise<McpServer>;
   readonly request: Request;
@@ -65,6 +79,8 @@ export interface OpenSession {
 /** The open sessions of one app. */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  /** Sessions being rebuilt here after a claim: concurrent requests for one wait on the same rebuild. */
+  private readonly restoring = new Map<string, Promise<Session>>();
   private pending = 0;
   private closed = false;
   readonly idleTimeoutMs: number;
@@ -76,6 +92,8 @@ export class SessionStore {
     private readonly logger: Logger,
     /** Told when a session ends (the host's session-duration metric); absent: nothing recorded. */
     private readonly onSessionEnded?: (seconds: number, protocolVersion: string | undefined) => void,
+    /** Shared with other replicas: sessions opened here are recorded, and sessions held elsewhere can be claimed. */
+    readonly registry?: SessionRegistry,
   ) {
     this.idleTimeoutMs = limits.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
     this.max = limits.max ?? DEFAULT_MAX_SESSIONS;
@@ -84,6 +102,11 @@ export class SessionStore {
   /** How many sessions are open. */
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** False at the cap or once closed: no session may be opened or taken over. */
+  get hasRoom(): boolean {
+    return !this.closed && this.sessions.size + this.pending + this.restoring.size < this.max;
   }
 
   /**
@@ -110,26 +133,60 @@ export class SessionStore {
       const minted = server;
       // Chosen here, not by the transport, so the session's view of the event store can name it.
       const sessionId = randomUUID();
-      const eventStore = this.transportOptions.eventStore;
-      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => sessionId,
-        ...(eventStore ? { eventStore: eventStoreForSession(eventStore, sessionId) } : {}),
-        ...(this.transportOptions.retryInterval !== undefined ? { retryInterval: this.transportOptions.retryInterval } : {}),
-        onsessioninitialized: (id) => {
-          registered = true;
-          this.register({ id, server: minted, transport, ...init.owner, toolsets: init.toolsets, inflight: 0, lastSeen: Date.now(), openedAt: performance.now(), timer: undefined });
-        },
+      const transport = await this.connect(minted, sessionId, () => {
+        registered = true;
+        this.register({ id: sessionId, server: minted, transport, ...init.owner, toolsets: init.toolsets, inflight: 0, lastSeen: Date.now(), openedAt: performance.now(), timer: undefined });
       });
-      // Set before connect(): the SDK chains an existing onclose, so both run.
-      transport.onclose = () => {
-        if (transport.sessionId !== undefined) this.forget(transport.sessionId, !this.closed);
-      };
-      await server.connect(transport);
-      return await transport.handleRequest(init.request, { parsedBody: init.parsedBody, ...(init.authInfo ? { authInfo: init.authInfo } : {}) });
+      const response = await transport.handleRequest(init.request, { parsedBody: init.parsedBody, ...(init.authInfo ? { authInfo: init.authInfo } : {}) });
+      if (registered) this.recordOpened(sessionId, init);
+      return response;
     } finally {
       this.pending--;
       // An initialize the SDK refused (malformed) leaves nothing behind.
       if (!registered && server) void server.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Rebuilds a session this replica just claimed from the registry, under its
+   * own id: mints its server (`mint`), connects a transport whose session id
+   * is the recorded one, and replays the client's `initialize` and
+   * `initialized` into it — the SDK's public API, no private state — so the
+   * client's next request is served as if nothing moved. Concurrent requests
+   * for one session share one rebuild.
+   */
+  async restore(record: SessionRecord, mint: () => Promise<McpServer>, authInfo: AuthInfo | undefined): Promise<Session> {
+    const existing = this.sessions.get(record.id);
+    if (existing) return existing;
+    const running = this.restoring.get(record.id);
+    if (running) return await running;
+    const rebuilding = (async () => {
+      const server = await mint();
+      let session: Session | undefined;
+      const restored = untilRestored();
+      try {
+        const transport = await this.connect(server, record.id, () => {
+          session = { id: record.id, server, transport, tenant: record.tenant, principal: record.principal, toolsets: new Set(record.toolsets), inflight: 0, lastSeen: Date.now(), openedAt: performance.now(), timer: undefined, record };
+        }, restored);
+        await replayInitialize(transport, record, authInfo);
+        const lost = await replaySubscriptions(transport, record, authInfo);
+        if (lost.length > 0) this.logger.warn({ session: record.id, resources: lost }, `session ${record.id} moved here but ${lost.length} resource subscription(s) could not be renewed: ${lost.join(', ')}`);
+        restored.done();
+        if (!session) throw new Error('the SDK did not initialize the rebuilt session');
+        this.register(session);
+        if (this.closed) throw new Error('the app closed while the session was being rebuilt');
+        this.logger.info({ session: record.id, revision: record.revision }, `session ${record.id} taken over by this node (its previous node is gone)`);
+        return session;
+      } catch (error) {
+        void server.close().catch(() => undefined);
+        throw error;
+      }
+    })();
+    this.restoring.set(record.id, rebuilding);
+    try {
+      return await rebuilding;
+    } finally {
+      this.restoring.delete(record.id);
     }
   }
 
@@ -148,6 +205,7 @@ export class SessionStore {
   async handle(session: Session, request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, onFinish: (done: () => void) => void): Promise<Response> {
     session.inflight++;
     session.lastSeen = Date.now();
+    this.registry?.touch(session.id);
     let finished = false;
     const done = () => {
       if (finished) return;
@@ -157,7 +215,9 @@ export class SessionStore {
     };
     onFinish(done);
     try {
-      return await session.transport.handleRequest(request, { ...(parsedBody !== undefined ? { parsedBody } : {}), ...(authInfo ? { authInfo } : {}) });
+      const response = await session.transport.handleRequest(request, { ...(parsedBody !== undefined ? { parsedBody } : {}), ...(authInfo ? { authInfo } : {}) });
+      this.noteSubscription(session, parsedBody);
+      return response;
     } catch (error) {
       done();
       throw error;
@@ -176,6 +236,50 @@ export class SessionStore {
     await Promise.race([Promise.allSettled(closing), bound]);
     if (timer) clearTimeout(timer);
     this.sessions.clear();
+  }
+
+  /**
+   * A transport for session `sessionId`, connected to `server`. `restored`
+   * (when rebuilding) keeps the replayed `initialize` out of the event store.
+   */
+  private async connect(server: McpServer, sessionId: string, onInitialized: () => void, restored?: RestoreGate): Promise<WebStandardStreamableHTTPServerTransport> {
+    const store = this.transportOptions.eventStore;
+    const sessionStore = store ? eventStoreForSession(store, sessionId) : undefined;
+    const eventStore: EventStore | undefined = sessionStore && restored ? quietWhileRestoring(sessionStore, sessionId, restored) : sessionStore;
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => sessionId,
+      ...(eventStore ? { eventStore } : {}),
+      ...(this.transportOptions.retryInterval !== undefined ? { retryInterval: this.transportOptions.retryInterval } : {}),
+      onsessioninitialized: onInitialized,
+    });
+    // Set before connect(): the SDK chains an existing onclose, so both run.
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.forget(transport.sessionId, !this.closed);
+    };
+    await server.connect(transport);
+    return transport;
+  }
+
+  /** Keeps the registry's record of `session`'s resource subscriptions current, so a move renews them. */
+  private noteSubscription(session: Session, body: unknown): void {
+    const updated = this.registry && session.record ? withSubscriptionChange(session.record, body) : undefined;
+    if (!updated || !this.registry) return;
+    session.record = updated;
+    this.registry.record(updated).catch((error: unknown) => this.logger.warn({ session: session.id }, `updating the subscriptions of session ${session.id} in the session registry failed (${errorMessage(error)}); a move would not renew them`));
+  }
+
+  /** Records a session opened here in the registry; if that fails it is served by this replica alone. */
+  private recordOpened(id: string, init: OpenSession): void {
+    const registry = this.registry;
+    if (!registry) return;
+    const params = (init.parsedBody as { params?: unknown } | undefined)?.params;
+    if (!isInitializeParams(params)) return; // the SDK accepted it, so this does not happen; without params there is nothing to replay
+    const record: SessionRecord = { id, node: registry.nodeId, ...init.owner, ...init.recipe, toolsets: [...init.toolsets], initialize: params, revision: 0 };
+    const session = this.sessions.get(id);
+    if (session) session.record = record;
+    registry.record(record).catch((error: unknown) =>
+      this.logger.warn({ session: id }, `recording session ${id} in the session registry failed (${errorMessage(error)}); only this node can serve it`),
+    );
   }
 
   private register(session: Session): void {
@@ -199,6 +303,8 @@ export class SessionStore {
     if (ended && store && isSessionScoped(store)) {
       store.endSession(id).catch((error: unknown) => this.logger.warn({ session: id }, `dropping the events of ended session ${id} failed: ${errorMessage(error)}; they expire with the idle timeout`));
     }
+    // Not when the app closes: the record outlives this process, so another replica can take the session over.
+    if (ended) this.registry?.end(id).catch((error: unknown) => this.logger.warn({ session: id }, `dropping the registry record of ended session ${id} failed: ${errorMessage(error)}; it expires with the idle timeout`));
     this.logger.debug({ session: id, sessions: this.sessions.size }, 'session ended');
   }
 

@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type McpHost } from '@reactor/host';
+import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type McpAppOptions, type McpHost } from '@reactor/host';
 import { connectRedis, type ReactorRedis } from '../../src/index.js';
 
 /** Signs 2026-07-28 request state; every replica shares it. */
@@ -31,14 +32,59 @@ export interface TestNode {
   readonly redis: ReactorRedis;
   /** `http://127.0.0.1:<port>/mcp` */
   readonly url: URL;
+  /** How many sessions this replica holds. */
+  readonly sessionCount: number;
+  /** Shuts down as the command does on SIGTERM (the app releases this node's sessions first). */
   close(): Promise<void>;
+  /**
+   * Goes silent as a killed process would: the listener drops every connection
+   * and the heartbeat stops, left to expire in Redis. `close()` still cleans up.
+   */
+  crash(): Promise<void>;
 }
 
-/** Starts replica `name` on Redis `redisUrl` under key prefix `keyPrefix`. */
-export async function startNode(name: string, redisUrl: string, keyPrefix: string, connectTimeoutMs = 5_000): Promise<TestNode> {
+/** Bearer tokens the replicas accept when started with `auth`: `<name>-token` is principal `<name>`. */
+export const tokenAuth: NonNullable<McpAppOptions['auth']> = {
+  verifyAccessToken: (token: string) => {
+    const match = /^([a-z]+)-token$/.exec(token);
+    if (!match) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'unknown test token'));
+    return Promise.resolve({ token, clientId: match[1]!, scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  },
+};
+
+/** How a test replica differs from the default one. */
+export interface NodeOptions {
+  readonly connectTimeoutMs?: number;
+  /** Bearer tokens required ({@link tokenAuth}). */
+  readonly auth?: boolean;
+  /** The heartbeat interval, ms (short, so a silent node is gone soon). Default 1000. */
+  readonly heartbeatIntervalMs?: number;
+  /** The session idle timeout, ms (the app's and Redis' TTLs). Default 60 000. */
+  readonly idleTimeoutMs?: number;
+}
+
+/** Starts replica `name` on Redis `redisUrl` under key prefix `keyPrefix`, with the session registry on. */
+export async function startNode(name: string, redisUrl: string, keyPrefix: string, options: NodeOptions = {}): Promise<TestNode> {
   const host = await buildHost([base, guard], { logger: silentLogger, strict: true, requestStateKey: REQUEST_STATE_KEY });
-  const redis = await connectRedis({ url: redisUrl, sessionIdleTimeoutMs: 60_000, logger: silentLogger, keyPrefix, connectTimeoutMs });
-  const app = createMcpApp(host, { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck], nodeId: name });
+  const redis = await connectRedis({
+    url: redisUrl,
+    sessionIdleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    logger: silentLogger,
+    keyPrefix,
+    nodeId: name,
+    ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
+  });
+  await redis.shareHostToggles(host);
+  const app = createMcpApp(host, {
+    eventStore: redis.eventStore,
+    bus: redis.bus,
+    sessionRegistry: redis.sessions,
+    healthChecks: [redis.healthCheck],
+    nodeId: name,
+    sessions: { idleTimeoutMs: options.idleTimeoutMs ?? 60_000 },
+    ...(options.auth ? { auth: tokenAuth } : {}),
+  });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -47,12 +93,21 @@ export async function startNode(name: string, redisUrl: string, keyPrefix: strin
     host,
     redis,
     url: new URL(`http://127.0.0.1:${port}/mcp`),
+    get sessionCount() {
+      return app.sessionCount;
+    },
     async close() {
       await app.close();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await redis.close();
       await host.stop();
+    },
+    async crash() {
+      redis.sessions.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
@@ -85,7 +140,9 @@ export const META_2026 = {
 
 /** One 2026-07-28 request (`method` with `params`). */
 export async function post2026(url: URL, id: number, method: string, params: Record<string, unknown>): Promise<Response> {
-  return await post(url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: META_2026 } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method });
+  // A call names its tool (or prompt, or resource) in Mcp-Name too.
+  const name: Record<string, string> = typeof params['name'] === 'string' ? { 'mcp-name': params['name'] } : typeof params['uri'] === 'string' ? { 'mcp-name': params['uri'] } : {};
+  return await post(url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: META_2026 } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name });
 }
 
 /**

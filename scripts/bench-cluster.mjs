@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+// Cluster figures for docs/scaling.md, on loopback: Redis, three replicas of the
+// command (packages/redis/test/fixtures/replica.mjs: a `ping` tool that names its
+// replica, and tools that disable/enable an extension) and HAProxy running
+// deploy/haproxy.cfg. Everything runs on one machine, so what is measured is
+// overhead and behaviour, not scaling. It reports:
+//
+//  1. 2026-07-28 `tools/call` through HAProxy vs straight to one replica: p50, p99
+//     and requests/s in one run (rounds alternate), as ratios; the share of requests
+//     each replica answered.
+//  2. Takeover: sessions opened through HAProxy, the replica holding the most killed
+//     with SIGKILL; per moved session, the time from the kill to its first successful
+//     call (retrying on 503 every 20 ms), p50 and max; the same after SIGTERM.
+//  3. Toggle propagation: `disable`/`enable` on one replica, the time until a
+//     listen stream on each other replica hears tools/list_changed, p50 and p99.
+//  4. Redis memory per open session (record; INFO used_memory before and after).
+//
+// Usage: node scripts/bench-cluster.mjs [--seconds S] [--concurrency C] [--sessions N]
+//          [--toggles N] [--json FILE] [--no-build]
+// Needs Debian's redis-server and haproxy.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPLICA = path.join(ROOT, 'packages', 'redis', 'test', 'fixtures', 'replica.mjs');
+const HAPROXY_CFG = path.join(ROOT, 'deploy', 'haproxy.cfg');
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
+const HEARTBEAT_MS = 1000;
+
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '4' },
+    concurrency: { type: 'string', default: '8' },
+    sessions: { type: 'string', default: '60' },
+    toggles: { type: 'string', default: '20' },
+    json: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const say = (text) => process.stderr.write(`bench:cluster: ${text}\n`);
+
+if (!flags['no-build']) {
+  const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@reactor/redis...', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const children = new Set();
+function start(command, args, env = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, ...env } });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  child.output = '';
+  child.stdout.setEncoding('utf8').on('data', (c) => (child.output = (child.output + c).slice(-20_000)));
+  child.stderr.setEncoding('utf8').on('data', (c) => (child.output = (child.output + c).slice(-20_000)));
+  return child;
+}
+function waitFor(child, pattern, what) {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(child.output);
+      if (match) {
+        clearInterval(timer);
+        resolve(match);
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`${what} exited:\n${child.output}`));
+      }
+    };
+    const timer = setInterval(check, 20);
+  });
+}
+function stopChild(child, signal = 'SIGTERM') {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  return exited;
+}
+async function stopAll() {
+  await Promise.all([...children].map((c) => stopChild(c, 'SIGKILL')));
+}
+process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench-cluster', version: '1.0.0' } };
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+async function call2026(url, id, method, params) {
+  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  return await fetch(url, { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name }, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }) });
+}
+async function openSession(url) {
+  const init = await fetch(url, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-cluster', version: '1.0.0' } } }) });
+  await init.text();
+  const headers = { ...JSON_HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id'), 'mcp-protocol-version': '2025-11-25' };
+  await (await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+  return headers;
+}
+/** One ping on a session: the replica that ran it, or undefined on failure. */
+async function sessionPing(url, headers) {
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ping', arguments: {} } }) }).catch(() => undefined);
+  if (!response) return undefined;
+  const body = await response.text();
+  return response.status === 200 ? /pong from ([\w-]+)/.exec(body)?.[1] : undefined;
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** A closed loop of `concurrency` workers calling ping for `seconds` on `url`. */
+async function loop(url, seconds, concurrency, nodes) {
+  const latencies = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  let id = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        const response = await call2026(url, ++id, 'tools/call', { name: 'ping', arguments: {} }).catch(() => undefined);
+        const body = response ? await response.text() : '';
+        if (!response || response.status !== 200 || !body.includes('pong from')) errors++;
+        else {
+          latencies.push(performance.now() - t0);
+          const node = response.headers.get('x-reactor-node');
+          nodes?.set(node, (nodes.get(node) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, errors, rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99) };
+}
+
+async function readEvents(response, onEvent) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read().catch(() => ({ done: true }));
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    const blocks = buffer.split('\n\n');
+    buffer = blocks.pop();
+    for (const block of blocks) {
+      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
+      if (data) onEvent(JSON.parse(data));
+    }
+  }
+}
+
+const results = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version } };
+try {
+  const redisPort = await freePort();
+  const redis = start(REDIS_SERVER, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+  await waitFor(redis, /Ready to accept connections/, 'redis-server');
+  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+  const key = randomBytes(32).toString('hex');
+  const replicas = [];
+  for (const name of ['node-1', 'node-2', 'node-3']) {
+    const child = start(process.execPath, [REPLICA, '--port', '0', '--redis-url', redisUrl, '--node-id', name, '--log-level', 'info'], { REACTOR_MCP_REQUEST_STATE_KEY: key, REACTOR_TEST_HEARTBEAT_MS: String(HEARTBEAT_MS) });
+    child.name = name;
+    const [, url] = await waitFor(child, /"url":"(http:\/\/127\.0\.0\.1:\d+\/mcp)"/, name);
+    child.url = new URL(url);
+    replicas.push(child);
+  }
+  const lbPort = await freePort();
+  const haproxy = start(HAPROXY, ['-db', '-f', HAPROXY_CFG], { REACTOR_MCP_LISTEN: `127.0.0.1:${lbPort}`, REACTOR_MCP_NODE1: replicas[0].url.host, REACTOR_MCP_NODE2: replicas[1].url.host, REACTOR_MCP_NODE3: replicas[2].url.host });
+  const lb = new URL(`http://127.0.0.1:${lbPort}/mcp`);
+  for (;;) {
+    if ((await fetch(new URL('/healthz', lb)).then((r) => (void r.body?.cancel(), r.ok), () => false))) break;
+    if (haproxy.exitCode !== null) throw new Error(`haproxy exited:\n${haproxy.output}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  say('Redis, three replicas and HAProxy are up');
+
+  // 1. Through HAProxy vs straight to one replica, alternating rounds.
+  const seconds = Number(flags.seconds) / 2;
+  const concurrency = Number(flags.concurrency);
+  await loop(lb, 1, concurrency); // warm-up, both paths
+  await loop(replicas[0].url, 1, concurrency);
+  const share = new Map();
+  const rounds = { haproxy: [], direct: [] };
+  for (let r = 0; r < 2; r++) {
+    const order = r % 2 === 0 ? ['haproxy', 'direct'] : ['direct', 'haproxy'];
+    for (const which of order) rounds[which].push(await loop(which === 'haproxy' ? lb : replicas[0].url, seconds, concurrency, which === 'haproxy' ? share : undefined));
+  }
+  const merge = (list) => ({ rps: list.reduce((s, x) => s + x.rps, 0) / list.length, p50: list.reduce((s, x) => s + x.p50, 0) / list.length, p99: list.reduce((s, x) => s + x.p99, 0) / list.length, errors: list.reduce((s, x) => s + x.errors, 0), requests: list.reduce((s, x) => s + x.requests, 0) });
+  const viaLb = merge(rounds.haproxy);
+  const direct = merge(rounds.direct);
+  const total = [...share.values()].reduce((a, b) => a + b, 0);
+  results.throughput = {
+    concurrency,
+    haproxy: { rps: round(viaLb.rps, 0), p50Ms: round(viaLb.p50), p99Ms: round(viaLb.p99), errors: viaLb.errors },
+    direct: { rps: round(direct.rps, 0), p50Ms: round(direct.p50), p99Ms: round(direct.p99), errors: direct.errors },
+    ratios: { rps: round(viaLb.rps / direct.rps), p50: round(viaLb.p50 / direct.p50), p99: round(viaLb.p99 / direct.p99) },
+    share: Object.fromEntries([...share].sort().map(([node, n]) => [node, round(n / total, 3)])),
+  };
+  say(`throughput: ${JSON.stringify(results.throughput)}`);
+
+  // 4. Redis memory per open session (before the takeover test reuses the sessions).
+  const info = async () => {
+    const out = spawnSync('redis-cli', ['-p', String(redisPort), 'info', 'memory'], { encoding: 'utf8' }).stdout;
+    return Number(/used_memory:(\d+)/.exec(out)?.[1]);
+  };
+  const before = await info();
+  const count = Number(flags.sessions);
+  const sessions = [];
+  for (let i = 0; i < count; i++) sessions.push(await openSession(lb));
+  const after = await info();
+  results.redisBytesPerSession = Number.isFinite(before) ? Math.round((after - before) / count) : null;
+  say(`Redis memory per open session: ${results.redisBytesPerSession} bytes`);
+
+  // 2. Takeover after SIGKILL, then after SIGTERM.
+  const moveTimes = async (signal) => {
+    const holders = new Map();
+    for (const s of sessions) holders.set(s, await sessionPing(lb, s));
+    const counts = new Map();
+    for (const node of holders.values()) counts.set(node, (counts.get(node) ?? 0) + 1);
+    const alive = replicas.filter((r) => r.exitCode === null && r.signalCode === null);
+    const victim = alive.sort((a, b) => (counts.get(b.name) ?? 0) - (counts.get(a.name) ?? 0))[0];
+    const moved = sessions.filter((s) => holders.get(s) === victim.name);
+    const t0 = performance.now();
+    if (signal === 'SIGKILL') victim.kill('SIGKILL');
+    else void stopChild(victim, 'SIGTERM');
+    const times = await Promise.all(
+      moved.map(async (s) => {
+        for (;;) {
+          const node = await sessionPing(lb, s);
+          if (node && node !== victim.name) return performance.now() - t0;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }),
+    );
+    times.sort((a, b) => a - b);
+    return { victim: victim.name, sessionsMoved: moved.length, p50Ms: round(pct(times, 50), 0), maxMs: round(times.at(-1), 0) };
+  };
+  results.takeover = { heartbeatMs: HEARTBEAT_MS, afterSigkill: await moveTimes('SIGKILL') };
+  say(`takeover after SIGKILL: ${JSON.stringify(results.takeover.afterSigkill)}`);
+
+  // 3. Toggle propagation between the two replicas left, before the last one goes.
+  const alive = replicas.filter((r) => r.exitCode === null && r.signalCode === null);
+  const [from, to] = alive;
+  const listen = await call2026(to.url, 1, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+  let heard;
+  void readEvents(listen, (message) => {
+    if (message.method === 'notifications/tools/list_changed') heard?.();
+  });
+  const toggles = [];
+  for (let i = 0; i < Number(flags.toggles); i++) {
+    const tool = i % 2 === 0 ? 'disable-guard' : 'enable-guard';
+    const heardIt = new Promise((resolve) => (heard = resolve));
+    const t0 = performance.now();
+    await (await call2026(from.url, 100 + i, 'tools/call', { name: tool, arguments: {} })).text();
+    await heardIt;
+    toggles.push(performance.now() - t0);
+  }
+  toggles.sort((a, b) => a - b);
+  results.toggles = { count: toggles.length, p50Ms: round(pct(toggles, 50)), p99Ms: round(pct(toggles, 99)) };
+  say(`toggle propagation: ${JSON.stringify(results.toggles)}`);
+  await listen.body?.cancel().catch(() => undefined);
+
+  results.takeover.afterSigterm = await moveTimes('SIGTERM');
+  say(`takeover after SIGTERM: ${JSON.stringify(results.takeover.afterSigterm)}`);
+
+  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  if (flags.json) writeFileSync(flags.json, `${JSON.stringify(results, null, 2)}\n`);
+} catch (error) {
+  say(error instanceof Error ? error.stack ?? error.message : String(error));
+  process.exitCode = 1;
+} finally {
+  await stopAll();
+}
