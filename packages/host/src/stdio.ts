@@ -9,6 +9,7 @@ import { errorMessage } from './errors.js';
 import type { McpHost } from './host.js';
 import type { Logger } from './logger.js';
 import { parseSelection, type Selection } from './selection.js';
+import { markNetworkTransport } from './telemetry/requestRecord.js';
 
 /** Options of {@link serveStdio}. */
 export interface ServeStdioOptions {
@@ -71,7 +72,9 @@ export async function serveStdio(host: McpHost, options: ServeStdioOptions = {})
   const handle = sdkServeStdio(
     async () => {
       const built = await host.build(selection, { tenant, readOnly });
-      return await built.createServer({ selection });
+      const server = await built.createServer({ selection });
+      markNetworkTransport(server, 'pipe');
+      return server;
     },
     { transport, onerror: (error) => logger.warn({ err: error }, `stdio: ${errorMessage(error)}`) },
   );

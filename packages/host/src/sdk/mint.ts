@@ -36,6 +36,7 @@ import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
 import { NO_NOTES, type RequestNotes, type RequestTelemetry } from '../telemetry/requestTelemetry.js';
+import { networkTransportOf } from '../telemetry/requestRecord.js';
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
 export type ServerFactory = (name: string, instructions: string) => McpServer;
@@ -115,7 +116,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   low.setRequestHandler(
     'tools/call',
     telemetry
-      ? (request, ctx) => telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), (notes) => callTool(request, ctx, notes))
+      ? (request, ctx) => telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), (notes) => callTool(request, ctx, notes), networkTransportOf(server))
       : (request, ctx) => callTool(request, ctx, NO_NOTES),
   );
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.

@@ -9,6 +9,7 @@ import type { HostStats } from '../stats.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { ContentServices, ServerContent } from './serverContent.js';
 import { NO_NOTES, type RequestNotes } from '../telemetry/requestTelemetry.js';
+import { networkTransportOf } from '../telemetry/requestRecord.js';
 
 function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: string; description?: string; required?: boolean }> {
   if (!spec.argsSchema) return [];
@@ -48,7 +49,7 @@ export function installPrompts(server: McpServer, content: ServerContent, { stat
   low.setRequestHandler(
     'prompts/get',
     telemetry
-      ? (request, ctx) => telemetry.around('prompts/get', request.params.name, ctx, low.getNegotiatedProtocolVersion(), (notes) => answer(request, ctx, notes))
+      ? (request, ctx) => telemetry.around('prompts/get', request.params.name, ctx, low.getNegotiatedProtocolVersion(), (notes) => answer(request, ctx, notes), networkTransportOf(server))
       : (request, ctx) => answer(request, ctx, NO_NOTES),
   );
   const get = async (offered: ServerContent['prompts'][number], name: string, raw: Record<string, string | undefined>, ctx: Parameters<PromptSpec['get']>[1]) => {

@@ -11,6 +11,7 @@ import type { Offered } from '../blueprint.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { ContentServices, ServerContent } from './serverContent.js';
 import { NO_NOTES, type RequestNotes } from '../telemetry/requestTelemetry.js';
+import { networkTransportOf } from '../telemetry/requestRecord.js';
 
 interface TemplateEntry {
   readonly offered: Offered<ResourceSpec>;
@@ -85,7 +86,7 @@ export function installResources(server: McpServer, content: ServerContent, { su
   low.setRequestHandler(
     'resources/read',
     telemetry
-      ? (request, ctx) => telemetry.around('resources/read', request.params.uri, ctx, low.getNegotiatedProtocolVersion(), (notes) => answer(request.params.uri, ctx, notes))
+      ? (request, ctx) => telemetry.around('resources/read', request.params.uri, ctx, low.getNegotiatedProtocolVersion(), (notes) => answer(request.params.uri, ctx, notes), networkTransportOf(server))
       : (request, ctx) => answer(request.params.uri, ctx, NO_NOTES),
   );
   if (subscribable) {

@@ -30,3 +30,18 @@ export function withRequestRecord<T>(record: RequestRecord, fn: () => T): T {
 export function currentRequestRecord(): RequestRecord | undefined {
   return storage.getStore();
 }
+
+const NETWORK_TRANSPORT: unique symbol = Symbol('reactor.networkTransport');
+
+/**
+ * Marks a server whose one connection is not HTTP (stdio: `pipe`), so its
+ * spans and metrics carry `network.transport` without a request record.
+ */
+export function markNetworkTransport(server: object, transport: string): void {
+  Object.defineProperty(server, NETWORK_TRANSPORT, { value: transport, configurable: true });
+}
+
+/** What {@link markNetworkTransport} set on `server`, if anything. */
+export function networkTransportOf(server: object): string | undefined {
+  return (server as { [NETWORK_TRANSPORT]?: string })[NETWORK_TRANSPORT];
+}

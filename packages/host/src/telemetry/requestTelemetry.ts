@@ -58,7 +58,7 @@ export interface RequestTelemetry {
    * Runs `answer` inside a server span for `method` on `target` (tool or
    * prompt name, resource URI); `protocolVersion` is the connection's, once negotiated.
    */
-  around<T>(method: TracedMethod, target: string, ctx: ServerContext, protocolVersion: string | undefined, answer: (notes: RequestNotes) => Promise<T>): Promise<T>;
+  around<T>(method: TracedMethod, target: string, ctx: ServerContext, protocolVersion: string | undefined, answer: (notes: RequestNotes) => Promise<T>, transport?: string): Promise<T>;
   /**
    * Runs `work` inside an INTERNAL span (an `onServer` hook, waking a held
    * extension): a child of the HTTP request's trace when its headers carry
@@ -148,7 +148,7 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
         span.end();
       }
     },
-    async around(method, target, ctx, protocolVersion, answer) {
+    async around(method, target, ctx, protocolVersion, answer, transport) {
       const record = currentRequestRecord();
       // `params._meta` first (the MCP convention), else the HTTP request's own trace headers.
       const carrier = ctx.mcpReq._meta?.traceparent !== undefined ? ctx.mcpReq._meta : record?.traceHeaders;
@@ -161,7 +161,9 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       if (method === 'tools/call') attributes['gen_ai.operation.name'] = 'execute_tool';
       if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = ctx.sessionId;
       if (protocolVersion !== undefined) attributes['mcp.protocol.version'] = protocolVersion;
-      if (record !== undefined) attributes['network.transport'] = record.transport;
+      // An HTTP request's record says tcp; a server marked with its own (stdio: pipe) says so itself.
+      const network = record?.transport ?? transport;
+      if (network !== undefined) attributes['network.transport'] = network;
       const span = tracer.startSpan(`${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
       if (record !== undefined && record.traceId === undefined) {
         const ids = span.spanContext();
