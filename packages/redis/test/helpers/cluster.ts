@@ -9,8 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './redisServer.js';
 
 /** HAProxy (Debian's package puts it here; `HAPROXY` overrides). */
 export const HAPROXY = process.env['HAPROXY'] ?? '/usr/sbin/haproxy';
@@ -24,17 +24,6 @@ const REPLICA = fileURLToPath(new URL('../fixtures/replica.mjs', import.meta.url
 /** Every replica signs 2026-07-28 request state with this key. */
 const REQUEST_STATE_KEY = 'a-cluster-test-request-state-key-longer-than-32-bytes';
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no free port');
-  return address.port;
-}
 
 /** A process this test started. */
 interface Started {
