@@ -56,6 +56,7 @@ describe('parseCommandOptions', () => {
       redisUrl: undefined,
       nodeId: undefined,
       metricsPort: undefined,
+      logPayloads: false,
       help: false,
       version: false,
       command: 'serve',
@@ -124,6 +125,13 @@ describe('parseCommandOptions', () => {
       transport: 'stdio', host: '0.0.0.0', port: 0, path: '/api/mcp', name: 'acme', extensions: ['spaces', 'benchmarks'],
       toolsets: 'only=spaces', ignoreQueryKeys: ['utm_source', 'token'], toolsetsTool: false, sessions: false, logLevel: 'debug',
     });
+  });
+
+  it('reads --log-payloads and REACTOR_MCP_LOG_PAYLOADS (a debugging flag, off by default)', () => {
+    expect(parseCommandOptions(['--log-payloads'], {}).logPayloads).toBe(true);
+    expect(parseCommandOptions([], { REACTOR_MCP_LOG_PAYLOADS: '1' }).logPayloads).toBe(true);
+    expect(parseCommandOptions([], { REACTOR_MCP_LOG_PAYLOADS: 'off' }).logPayloads).toBe(false);
+    expect(optionError(() => parseCommandOptions([], { REACTOR_MCP_LOG_PAYLOADS: 'loud' }))).toContain('REACTOR_MCP_LOG_PAYLOADS');
   });
 
   it('reads --read-only and REACTOR_MCP_READ_ONLY (the operator\'s read-only bound)', () => {

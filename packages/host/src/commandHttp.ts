@@ -53,6 +53,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ignoreQueryKeys: options.ignoreQueryKeys,
     sessions: options.sessions,
     ...(options.readOnly ? { readOnly: true } : {}),
+    ...(options.logPayloads ? { logPayloads: true } : {}),
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
     ...(await catalogFor(options, deps, logger)),

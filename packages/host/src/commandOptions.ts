@@ -47,6 +47,8 @@ export interface CommandOptions {
   readonly nodeId: string | undefined;
   /** `--metrics-port`: serve Prometheus metrics at `/metrics` on this port of `host` (needs prom-client); undefined: off. */
   readonly metricsPort: number | undefined;
+  /** `--log-payloads` (debugging): the access log also carries request and response bodies (never tokens). */
+  readonly logPayloads: boolean;
   /** `--help`: print the usage and exit. */
   readonly help: boolean;
   /** `--version`: print the host version and exit. */
@@ -92,6 +94,7 @@ const FLAGS = {
   'redis-url': { type: 'string' },
   'node-id': { type: 'string' },
   'metrics-port': { type: 'string' },
+  'log-payloads': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...AUTH_FLAGS,
@@ -143,6 +146,9 @@ Options (flags win over environment variables):
   --metrics-port PORT         REACTOR_MCP_METRICS_PORT    serve Prometheus metrics at /metrics on this port (its own
                                                           listener on --host, never the MCP port; needs prom-client
                                                           installed); default off
+  --log-payloads              REACTOR_MCP_LOG_PAYLOADS    debugging only: the access log lines also carry the request
+                                                          and response bodies (tool arguments and results, cut at
+                                                          16 KiB); never tokens. Default off
   -h, --help                  print this help
   -v, --version               print the version of @reactor/host
 ${AUTH_HELP}
@@ -310,6 +316,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     redisUrl: redisUrl?.value,
     nodeId: nodeId?.value,
     metricsPort: metricsPort === undefined ? undefined : Number(metricsPort.value),
+    logPayloads: toggle('log-payloads', undefined, 'REACTOR_MCP_LOG_PAYLOADS', false),
     help: booleans.has('help'),
     version: booleans.has('version'),
     command: subcommand,

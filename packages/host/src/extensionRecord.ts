@@ -25,6 +25,8 @@ export interface ExtensionRecord {
   declaredToolsets: readonly Toolset[];
   contributions: Contributions | undefined;
   wake: Promise<boolean> | undefined;
+  /** Why it failed, when `state` is `failed` (for the wake's span). */
+  failure?: unknown;
   readonly logger: Logger;
 }
 

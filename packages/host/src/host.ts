@@ -401,5 +401,5 @@ export async function buildHost(extensions: readonly ExtensionInput[], options: 
 
 /** A wake as an INTERNAL span `reactor.activate {extension}` (the import and `onStart` of a held extension). */
 function traceWakeWith(telemetry: RequestTelemetry): NonNullable<RegistryContext['traceWake']> {
-  return (extension, wake) => telemetry.internal(`reactor.activate ${extension}`, { 'reactor.extension': extension }, wake);
+  return (extension, wake, failure) => telemetry.internal(`reactor.activate ${extension}`, { 'reactor.extension': extension }, wake, failure);
 }

@@ -31,7 +31,7 @@ export interface RegistryContext {
   /** Whether `start()` has run (an extension woken later gets `onStart` when it wakes). */
   readonly isStarted: () => boolean;
   /** Traces a wake as a span of its own (the host's `telemetry`); absent: untraced. */
-  readonly traceWake?: (extension: string, wake: () => Promise<boolean>) => Promise<boolean>;
+  readonly traceWake?: (extension: string, wake: () => Promise<boolean>, failure: () => unknown) => Promise<boolean>;
 }
 
 export class Registry {
@@ -177,7 +177,8 @@ export class Registry {
   /** Wakes one held record, once: concurrent callers wait on the same import and `onStart`. */
   wake(record: ExtensionRecord): Promise<boolean> {
     if (record.state !== 'held') return Promise.resolve(false);
-    record.wake ??= this.ctx.traceWake ? this.ctx.traceWake(record.name, () => this.wakeNow(record)) : this.wakeNow(record);
+    // A wake that fails is recorded (the extension is marked failed), not thrown: the span is told so.
+    record.wake ??= this.ctx.traceWake ? this.ctx.traceWake(record.name, () => this.wakeNow(record), () => (record.state === 'failed' ? record.failure : undefined)) : this.wakeNow(record);
     return record.wake;
   }
 
@@ -305,6 +306,7 @@ export class Registry {
   /** Marks a record failed: contributions withdrawn, problem logged and kept. */
   fail(record: ExtensionRecord, error: unknown, code: Parameters<ProblemLog['addError']>[1], phase: 'startup' | 'activation'): void {
     record.state = 'failed';
+    record.failure = error;
     record.contributions = undefined;
     this.startTokens.delete(record);
     this.report(record, error, code, phase);

@@ -48,10 +48,12 @@ afterEach(async () => {
   exporter.reset();
 });
 
-async function serve(options: { telemetry?: boolean; nodeId?: string; accessLog?: boolean } = {}) {
+async function serve(options: { telemetry?: boolean; nodeId?: string; accessLog?: boolean; logPayloads?: boolean } = {}) {
   const { logger, lines } = recordingLogger();
   const host = await buildHost([notes], { logger, ...(options.telemetry ? { telemetry: { tracerProvider, propagator: new W3CTraceContextPropagator() } } : {}) });
-  server = await listen(createMcpApp(host, { ...(options.nodeId ? { nodeId: options.nodeId } : {}), ...(options.accessLog === false ? { accessLog: false } : {}) }));
+  server = await listen(
+    createMcpApp(host, { ...(options.nodeId ? { nodeId: options.nodeId } : {}), ...(options.accessLog === false ? { accessLog: false } : {}), ...(options.logPayloads ? { logPayloads: true } : {}) }),
+  );
   return { lines, access: () => lines.filter((l) => l.level === 'info' && l.fields.component === 'http' && 'durationMs' in l.fields) };
 }
 
@@ -101,6 +103,27 @@ describe('the access log', () => {
     expect(logged).not.toContain('token-5be1');
     expect(logged).not.toContain(SECRET_ARGUMENT);
     expect(logged).not.toContain(SECRET_RESULT);
+  });
+
+  it.each(CLIENT_KINDS)('with logPayloads (a debugging flag) carries the request and response bodies, still never the token (%s)', async (kind) => {
+    const { lines, access } = await serve({ logPayloads: true });
+    client = await connectClient(kind, server!.url(`/mcp?only=notes&utm_source=${encodeURIComponent(TOKEN)}`), { authorization: TOKEN });
+    await client.callTool('save_note', { text: SECRET_ARGUMENT });
+    const call = access().find((l) => typeof l.fields.request === 'string' && (l.fields.request).includes('"tools/call"'));
+    expect(JSON.parse(call?.fields.request as string)).toMatchObject({ method: 'tools/call', params: { name: 'save_note', arguments: { text: SECRET_ARGUMENT } } });
+    // The response as written: a JSON body, or the SSE event carrying it.
+    expect(call?.fields.response).toContain(SECRET_RESULT);
+    expect(JSON.stringify(lines)).not.toContain('token-5be1');
+  });
+
+  it('cuts a logged payload at 16 KiB', async () => {
+    const { access } = await serve({ logPayloads: true });
+    client = await connectClient('v2 client, 2026-07-28 protocol', server!.url('/mcp'));
+    const long = 'x'.repeat(40_000);
+    await client.callTool('save_note', { text: long });
+    const call = access().find((l) => typeof l.fields.request === 'string' && (l.fields.request).includes('"tools/call"'));
+    expect(call?.fields.request).toMatch(/…\[cut\]$/);
+    expect((call?.fields.request as string).length).toBe(16 * 1024 + '…[cut]'.length);
   });
 
   it('is off with accessLog: false', async () => {

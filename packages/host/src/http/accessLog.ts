@@ -2,7 +2,9 @@
  * The access log: one `info` line per HTTP request, written when the response
  * closes. What it carries is chosen, never copied wholesale: no header but
  * `Mcp-Method`/`Mcp-Name`, no query string (a proxy may put a token there),
- * no body — so tokens, arguments and results never reach the log.
+ * no body — so tokens, arguments and results never reach the log, unless the
+ * app's `logPayloads` (a debugging flag) adds the request and response bodies,
+ * cut at {@link MAX_PAYLOAD_CHARS}; tokens and the query string stay out even then.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
@@ -10,6 +12,8 @@ import type { RequestRecord } from '../telemetry/requestRecord.js';
 
 /** Header values longer than this are cut: a client chooses them. */
 const MAX_HEADER_CHARS = 200;
+/** With `logPayloads`, each body is logged up to this many characters (then `…[cut]`). */
+export const MAX_PAYLOAD_CHARS = 16 * 1024;
 
 /** The W3C trace context headers a request span may continue. */
 function traceHeadersOf(req: IncomingMessage): Record<string, string> | undefined {
@@ -24,9 +28,39 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value.slice(0, MAX_HEADER_CHARS) : undefined;
 }
 
-/** Starts the record of one request; its line is logged when `res` closes. */
-export function startAccessLog(req: IncomingMessage, res: ServerResponse, logger: Logger, nodeId: string | undefined): RequestRecord {
-  const record: RequestRecord = { traceHeaders: traceHeadersOf(req), transport: 'tcp' };
+function cut(text: string): string {
+  return text.length > MAX_PAYLOAD_CHARS ? `${text.slice(0, MAX_PAYLOAD_CHARS)}…[cut]` : text;
+}
+
+/** Keeps the first {@link MAX_PAYLOAD_CHARS} characters of what is written to `res` (bodies of any framing: JSON or SSE). */
+function captureResponse(res: ServerResponse): () => string {
+  const chunks: string[] = [];
+  let kept = 0;
+  const keep = (chunk: unknown, encoding: unknown) => {
+    if (kept > MAX_PAYLOAD_CHARS || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? Buffer.from(chunk).toString(typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : '';
+    chunks.push(text);
+    kept += text.length;
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((...args: unknown[]) => (keep(args[0], args[1]), write(...args))) as ServerResponse['write'];
+  res.end = ((...args: unknown[]) => (keep(args[0], args[1]), end(...args))) as ServerResponse['end'];
+  return () => cut(chunks.join(''));
+}
+
+/**
+ * Starts the record of one request; its line is logged when `res` closes.
+ * With `payloads` (the app's `logPayloads`), the line also carries the bodies.
+ */
+export function startAccessLog(req: IncomingMessage, res: ServerResponse, logger: Logger, nodeId: string | undefined, payloads = false): RequestRecord {
+  let requestBody: string | undefined;
+  const record: RequestRecord = {
+    traceHeaders: traceHeadersOf(req),
+    transport: 'tcp',
+    ...(payloads ? { receivedBody: (body: unknown) => void (requestBody = body === undefined ? undefined : cut(JSON.stringify(body))) } : {}),
+  };
+  const responseBody = payloads ? captureResponse(res) : undefined;
   const started = performance.now();
   res.once('close', () => {
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
@@ -45,6 +79,8 @@ export function startAccessLog(req: IncomingMessage, res: ServerResponse, logger
       fields.trace_id = record.traceId;
       fields.span_id = record.spanId;
     }
+    if (requestBody !== undefined) fields.request = requestBody;
+    if (responseBody !== undefined) fields.response = responseBody();
     logger.info(fields, `${method} ${target} ${status} ${durationMs} ms`);
   });
   return record;

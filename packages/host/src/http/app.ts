@@ -10,7 +10,7 @@ import { InMemoryServerEventBus, type AuthInfo } from '@modelcontextprotocol/ser
 import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
 import { withToolFilters, type Selection } from '../selection.js';
-import { withRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
+import { attachRequestRecord, withRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
 import { startAccessLog } from './accessLog.js';
 import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
@@ -182,6 +182,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       onFinish: scope.onFinish,
       resolveSelection: () => selectionFor(scope, authInfo),
       ...(scope.record ? { served: (toolsets: ReadonlySet<string>) => void (scope.record!.toolsets = [...toolsets].join(',')) } : {}),
+      ...(scope.record?.receivedBody ? { received: scope.record.receivedBody } : {}),
       refuseScopes: (toolsets) => {
         if (!auth || !authInfo) return undefined;
         const denied = [...deniedToolsets(host.declaredToolsets({ tenant: scope.tenant }), authInfo.scopes)].filter(([name]) => toolsets.has(name));
@@ -275,23 +276,27 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       record,
       onFinish: (done) => finishers.push(done),
     };
-    const handler = toNodeHandler({ fetch: (request) => dispatch(scope, request) }, { onerror, maxRequestBodySize: resolved.maxBodyBytes });
+    const traced = record && telemetry ? record : undefined;
+    const fetch = (request: Request) => {
+      // The request spans find the record from their handler's `ctx.http.req`.
+      if (traced) attachRequestRecord(request, traced);
+      return dispatch(scope, request);
+    };
+    const handler = toNodeHandler({ fetch }, { onerror, maxRequestBodySize: resolved.maxBodyBytes });
     await handler(req, res, parsedBody);
   }
 
   const app = ((req: IncomingMessage, res: ServerResponse, third?: unknown) => {
     const next = typeof third === 'function' ? (third as (error?: unknown) => void) : undefined;
     const parsedBody = third !== undefined && next === undefined ? third : frameworkParsedBody(req);
-    const record = resolved.accessLog ? startAccessLog(req, res, logger, resolved.nodeId) : undefined;
+    const record = resolved.accessLog ? startAccessLog(req, res, logger, resolved.nodeId, resolved.logPayloads) : undefined;
     const answer = () =>
       serve(req, res, next, parsedBody, record).catch((error: unknown) => {
         onerror(error instanceof Error ? error : new Error(errorMessage(error)));
         writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error'));
       });
-    // The record travels with the request's async context to the spans recorded while
-    // answering it. Only when spans are recorded: on Node 20 an AsyncLocalStorage in use
-    // turns on promise hooks for every promise of the process, a cost (~30% of a
-    // per-request tools/call, measured) that requests without telemetry must not pay.
+    // The record also travels in the OpenTelemetry context, for the INTERNAL spans
+    // (onServer hooks, wakes) recorded while answering; only when spans are recorded.
     void (record && telemetry ? withRequestRecord(record, answer) : answer());
   }) as McpApp;
   Object.defineProperty(app, 'sessionCount', { get: () => sessions?.size ?? 0, enumerable: true });

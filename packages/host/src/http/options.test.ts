@@ -8,6 +8,8 @@ describe('resolveAppOptions', () => {
     expect(resolved).toMatchObject({ path: '/mcp', healthzPath: '/healthz', toolsetsPath: '/toolsets', sessions: {}, maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
     expect(resolved.defaultSelection).toBeUndefined();
     expect(resolved.allowedHosts).toBeUndefined();
+    // Payloads are never logged unless asked for.
+    expect(resolved).toMatchObject({ accessLog: true, logPayloads: false });
   });
 
   it('normalizes paths (no trailing slash) and turns routes off with false', () => {
@@ -37,6 +39,8 @@ describe('resolveAppOptions', () => {
     ['maxBodyBytes', { maxBodyBytes: 0 }],
     ['sessions.idleTimeoutMs', { sessions: { idleTimeoutMs: -5 } }],
     ['sessions', { sessions: 'yes' as unknown as boolean }],
+    ['logPayloads', { logPayloads: 'yes' as unknown as boolean }],
+    ['logPayloads', { logPayloads: true, accessLog: false }],
     ['allowedHosts', { allowedHosts: 'localhost' as unknown as string[] }],
     ['defaultSelection', { defaultSelection: { only: 'x' } as never }],
     ['tenant', { tenant: 'acme' as never }],

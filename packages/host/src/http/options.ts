@@ -113,6 +113,14 @@ export interface McpAppOptions {
    */
   readonly accessLog?: boolean;
   /**
+   * Debugging only: the access log line also carries the request's JSON-RPC
+   * body (`request`: tool arguments included) and the response body
+   * (`response`: results included), each cut at 16 KiB. Never the
+   * `Authorization` header or the query string, even then. Needs `accessLog`.
+   * Default `false` (`--log-payloads` / `REACTOR_MCP_LOG_PAYLOADS` on the command).
+   */
+  readonly logPayloads?: boolean;
+  /**
    * Checks of what the app relies on (a shared store, say), run on each
    * `GET /healthz`: a failing one makes the body `degraded: true` with its
    * detail under `checks`, but the status stays 200 — a shared dependency
@@ -164,6 +172,7 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   nodeId: true,
   healthChecks: true,
   accessLog: true,
+  logPayloads: true,
   sessionRegistry: true,
 };
 
@@ -193,6 +202,7 @@ export interface ResolvedAppOptions {
   readonly nodeId: string | undefined;
   readonly healthChecks: readonly McpAppHealthCheck[];
   readonly accessLog: boolean;
+  readonly logPayloads: boolean;
   readonly sessionRegistry: SessionRegistry | undefined;
 }
 
@@ -276,6 +286,8 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
   if (options.tenant !== undefined && typeof options.tenant !== 'function') throw invalid('tenant', 'is not a function', options.tenant, 'a function (req) => string | undefined');
   if (options.retryInterval !== undefined) positive('retryInterval', options.retryInterval, 0);
   if (options.accessLog !== undefined && typeof options.accessLog !== 'boolean') throw invalid('accessLog', 'is not a boolean', options.accessLog, 'true (the default) for one info line per request, or false');
+  if (options.logPayloads !== undefined && typeof options.logPayloads !== 'boolean') throw invalid('logPayloads', 'is not a boolean', options.logPayloads, 'false (the default), or true to log request and response bodies while debugging');
+  if (options.logPayloads === true && options.accessLog === false) throw invalid('logPayloads', 'needs the access log, which accessLog: false turns off', options.logPayloads, 'drop accessLog: false, or logPayloads: true');
   if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') throw invalid('readOnly', 'is not a boolean', options.readOnly, 'true to serve only read-only tools, or false');
   if (options.catalog !== undefined && options.catalog !== false && typeof options.catalog !== 'function') {
     throw invalid('catalog', 'is not a renderer', options.catalog, 'a function (context) => Response, such as createCatalog() from @reactor/catalog', 'or false for no page');
@@ -304,6 +316,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     nodeId: nodeIdOption(options.nodeId),
     healthChecks: healthChecksOption(options.healthChecks),
     accessLog: options.accessLog !== false,
+    logPayloads: options.logPayloads === true,
     sessionRegistry: sessionRegistryOption(options.sessionRegistry, sessions !== undefined),
   };
 }

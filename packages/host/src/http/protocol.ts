@@ -45,6 +45,8 @@ export interface EndpointRequest {
   refuseScopes(toolsets: ReadonlySet<string>): Response | undefined;
   /** Told which toolsets answer this request (a session's, or the selection's once built), for the access log. */
   served?(toolsets: ReadonlySet<string>): void;
+  /** Told the parsed JSON-RPC body, when the access log logs payloads. */
+  received?(body: unknown): void;
 }
 
 interface Plan {
@@ -102,6 +104,7 @@ export class McpEndpoint {
       const read = await readJsonBody(request);
       if (!read.ok) return read.response;
       parsedBody = read.body;
+      r.received?.(parsedBody);
     }
     const options = { parsedBody, ...(authInfo ? { authInfo } : {}) };
 

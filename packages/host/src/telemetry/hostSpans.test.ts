@@ -44,6 +44,14 @@ const lab = defineExtension({
   toolsets: () => [{ name: 'lab', description: 'Run things.', default: false }],
   tools: () => [{ name: 'run', description: 'Run.', toolset: 'lab', handler: () => 'ran' }],
 });
+const brokenLab = defineExtension({
+  manifest: { name: 'broken-lab', version: '1.0.0', activationEvents: ['onToolset:broken-lab'] },
+  toolsets: () => [{ name: 'broken-lab', description: 'Fails to start.', default: false }],
+  tools: () => [{ name: 'run_broken', description: 'Run.', toolset: 'broken-lab', handler: () => 'ran' }],
+  onStart: () => {
+    throw new Error('the lab has no license');
+  },
+});
 
 const exporter = new InMemorySpanExporter();
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -81,6 +89,20 @@ describe('INTERNAL spans', () => {
     await host.build();
     const wakes = exporter.getFinishedSpans().filter((s) => s.name.startsWith('reactor.activate'));
     expect(wakes.map((s) => [s.name, s.kind, s.attributes])).toEqual([['reactor.activate lab', SpanKind.INTERNAL, { 'reactor.extension': 'lab' }]]);
+    expect(wakes[0]!.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('marks the span of a wake that failed (the extension is marked failed, the request still served)', async () => {
+    const host = await buildHost([brokenLab], { logger: silentLogger, telemetry: { tracerProvider } });
+    await host.start();
+    conn = await connect(host, { selection: 'broken-lab' });
+    expect(await conn.toolNames()).toEqual([]);
+    const [wake] = exporter.getFinishedSpans().filter((s) => s.name === 'reactor.activate broken-lab');
+    expect(wake?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(wake?.status.message).toContain('the lab has no license');
+    expect(wake?.attributes['error.type']).toBeTypeOf('string');
+    expect(wake?.events.map((e) => e.name)).toEqual(['exception']);
+    await host.stop();
   });
 });
 

@@ -1,10 +1,16 @@
 /**
  * What one HTTP request carries between the app and the spans recorded while
- * answering it, through an AsyncLocalStorage (the SDK transport calls the
- * server's handlers inside the request's async context): the W3C trace
- * context of the request's headers in, the span's ids out for the access log.
+ * answering it: the W3C trace context of the request's headers in, the span's
+ * ids out for the access log.
+ *
+ * No AsyncLocalStorage of our own: on Node 20 a store in use turns on promise
+ * hooks for every promise of the process, a cost every request would pay
+ * (see `pnpm bench --only telemetry`). A request span finds its record from the SDK's handler context
+ * (`ctx.http.req`, the fetch `Request` the app answered); an INTERNAL span
+ * (an `onServer` hook, a wake) from the OpenTelemetry context, which carries
+ * it as far as the registered context manager does (the Node SDK's does).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { context, createContextKey } from '@opentelemetry/api';
 
 /** One HTTP request's record. */
 export interface RequestRecord {
@@ -17,18 +23,31 @@ export interface RequestRecord {
   spanId?: string;
   /** The active toolsets that answered, comma-separated (for the access log). */
   toolsets?: string;
+  /** Set only when the app logs payloads (`logPayloads`): told the parsed JSON-RPC body. */
+  readonly receivedBody?: (body: unknown) => void;
 }
 
-const storage = new AsyncLocalStorage<RequestRecord>();
+const byRequest = new WeakMap<Request, RequestRecord>();
+const RECORD_KEY = createContextKey('reactor.requestRecord');
 
-/** Runs `fn` with `record` as the current request's. */
+/** Notes that `request` (the fetch form of an HTTP request) is answered under `record`. */
+export function attachRequestRecord(request: Request, record: RequestRecord): void {
+  byRequest.set(request, record);
+}
+
+/** The record of the HTTP request a handler answers (its `ctx.http.req`), if it has one. */
+export function requestRecordOf(request: Request | undefined): RequestRecord | undefined {
+  return request === undefined ? undefined : byRequest.get(request);
+}
+
+/** Runs `fn` with `record` in the active OpenTelemetry context. */
 export function withRequestRecord<T>(record: RequestRecord, fn: () => T): T {
-  return storage.run(record, fn);
+  return context.with(context.active().setValue(RECORD_KEY, record), fn);
 }
 
-/** The current request's record, when a request is being answered over HTTP. */
+/** The record in the active OpenTelemetry context (see {@link withRequestRecord}). */
 export function currentRequestRecord(): RequestRecord | undefined {
-  return storage.getStore();
+  return context.active().getValue(RECORD_KEY) as RequestRecord | undefined;
 }
 
 const NETWORK_TRANSPORT: unique symbol = Symbol('reactor.networkTransport');

@@ -15,7 +15,7 @@ import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, 
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { HOST_VERSION } from '../version.js';
 import { metricAttributes, operationDuration, sessionDuration } from './operationDuration.js';
-import { currentRequestRecord } from './requestRecord.js';
+import { currentRequestRecord, requestRecordOf } from './requestRecord.js';
 
 /** Turns OpenTelemetry on for a host (see docs/observability.md). */
 export interface TelemetryOptions {
@@ -62,9 +62,11 @@ export interface RequestTelemetry {
   /**
    * Runs `work` inside an INTERNAL span (an `onServer` hook, waking a held
    * extension): a child of the HTTP request's trace when its headers carry
-   * one, else of the active context. A throw marks the span and is rethrown.
+   * one, else of the active context. A throw marks the span and is rethrown;
+   * so does a failure `failure()` reports after `work` returned (a wake that
+   * failed records the failure instead of throwing it).
    */
-  internal<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T>;
+  internal<T>(name: string, attributes: Attributes, work: () => Promise<T>, failure?: () => unknown): Promise<T>;
   /** Records `mcp.server.session.duration` for a session that ended after `seconds`. */
   sessionEnded(seconds: number, protocolVersion: string | undefined): void;
   /** Observes the host's usage counters (read when metrics are collected, so the hot path pays nothing). */
@@ -133,23 +135,24 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       // Sessions are an HTTP (2025 protocol) notion: their transport is TCP.
       recordSession(seconds, protocolVersion === undefined ? { 'network.transport': 'tcp' } : { 'network.transport': 'tcp', 'mcp.protocol.version': protocolVersion });
     },
-    async internal(name, attributes, work) {
+    async internal(name, attributes, work, failure) {
       const headers = currentRequestRecord()?.traceHeaders;
       const parent = headers ? extract(headers) : context.active();
       const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
       try {
-        return await context.with(trace.setSpan(parent, span), work);
+        const result = await context.with(trace.setSpan(parent, span), work);
+        const failed = failure?.();
+        if (failed !== undefined) failInternal(span, failed);
+        return result;
       } catch (error) {
-        span.recordException(error instanceof Error ? error : String(error));
-        span.setAttribute('error.type', error instanceof Error ? error.name : '_OTHER');
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        failInternal(span, error);
         throw error;
       } finally {
         span.end();
       }
     },
     async around(method, target, ctx, protocolVersion, answer, transport) {
-      const record = currentRequestRecord();
+      const record = requestRecordOf(ctx.http?.req) ?? currentRequestRecord();
       // `params._meta` first (the MCP convention), else the HTTP request's own trace headers.
       const carrier = ctx.mcpReq._meta?.traceparent !== undefined ? ctx.mcpReq._meta : record?.traceHeaders;
       const parent = carrier ? extract(carrier) : ROOT_CONTEXT;
@@ -200,6 +203,13 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       }
     },
   };
+}
+
+/** Marks an INTERNAL span failed by `error`. */
+function failInternal(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setAttribute('error.type', error instanceof Error ? error.name : '_OTHER');
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
 function fail(span: Span, attributes: Attributes, type: string, message: string): void {
