@@ -111,7 +111,8 @@ describe('reactor-mcp-server cluster', () => {
       expect(await healthDetail(replica)).toBe('cluster revision 2');
     }
     for (const reader of readers) reader.close();
-  });
+    // Each run of the command is a Node process start (about a second on a busy 2-core machine).
+  }, 60_000);
 
   it('refuses an extension no live replica has (exit 2), naming the ones they have, and changes nothing unless --force', async () => {
     const revisionBefore = (JSON.parse((await cluster(['status', '--json'])).stdout) as { revision: number }).revision;
