@@ -129,7 +129,7 @@ describe('reactor-mcp-server cluster', () => {
     const after = JSON.parse((await cluster(['status', '--json'])).stdout) as { revision: number; disabled: string[] };
     expect(after).toMatchObject({ revision: revisionBefore + 1, disabled: ['later'] });
     expect((await cluster(['enable', 'later', '--force'])).code).toBe(0);
-  });
+  }, 60_000);
 
   it('reads only its own key prefix: under the default one there is no live replica', async () => {
     const other = await cluster(['status'], { REACTOR_MCP_REDIS_URL: redis.url });
