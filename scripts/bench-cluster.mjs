@@ -14,9 +14,18 @@
 //  3. Toggle propagation: `disable`/`enable` on one replica, the time until a
 //     listen stream on each other replica hears tools/list_changed, p50 and p99.
 //  4. Redis memory per open session (record; INFO used_memory before and after).
+//  5. `Last-Event-ID` replays under load: every session subscribed to a resource and
+//     its GET stream open through HAProxy, events sent to all of them (the resource
+//     changes: notifications/resources/updated), the replica holding the most killed; then, with 2026-07-28 load running through HAProxy, each moved session
+//     resumes its stream on another replica from a random event it had seen, several
+//     rounds: the events replayed are counted against the ones it had seen after
+//     that event (exact, missing, duplicated, unexpected, out of order).
+//  6. The latency the Redis event store adds per SSE event: the same SSE stream
+//     (a tool sending N progress notifications) from an app with the SDK's in-memory
+//     store and one with the Redis store, calls alternating (scripts/bench-sse-store.mjs).
 //
 // Usage: node scripts/bench-cluster.mjs [--seconds S] [--concurrency C] [--sessions N]
-//          [--toggles N] [--json FILE] [--no-build]
+//          [--toggles N] [--replay-events N] [--replay-rounds N] [--json FILE] [--no-build]
 // Needs Debian's redis-server and haproxy.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,6 +35,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureSseStoreLatency } from './bench-sse-store.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPLICA = path.join(ROOT, 'packages', 'redis', 'test', 'fixtures', 'replica.mjs');
@@ -40,6 +50,8 @@ const { values: flags } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     sessions: { type: 'string', default: '60' },
     toggles: { type: 'string', default: '20' },
+    'replay-events': { type: 'string', default: '10' },
+    'replay-rounds': { type: 'string', default: '3' },
     json: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
   },
@@ -161,7 +173,96 @@ async function readEvents(response, onEvent) {
   }
 }
 
-const results = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version } };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Reads an SSE response as it arrives: `events` ({id, message}) grows; `lastAt()` is when the newest came. */
+function collect(response) {
+  const events = [];
+  let lastAt = performance.now();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ done: true }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      const blocks = buffer.split('\n\n');
+      buffer = blocks.pop();
+      for (const block of blocks) {
+        const lines = block.split('\n');
+        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('').trim();
+        // The SDK's priming event (an id, no data) carries no message.
+        if (data !== '') events.push({ id: lines.find((l) => l.startsWith('id:'))?.slice(3).trim(), message: JSON.parse(data) });
+        lastAt = performance.now();
+      }
+    }
+  })();
+  return { events, lastAt: () => lastAt, cancel: () => reader.cancel().catch(() => undefined) };
+}
+
+/** Resolves once none of `readers` has received anything for `ms`. */
+async function quiet(readers, ms) {
+  for (;;) {
+    const wait = Math.max(0, ...readers.map((r) => r.lastAt())) + ms - performance.now();
+    if (wait <= 0) return;
+    await sleep(wait);
+  }
+}
+
+/** 2026-07-28 pings on `url` from `concurrency` workers until stopped. */
+function backgroundLoad(url, concurrency) {
+  let stopping = false;
+  let requests = 0;
+  let errors = 0;
+  let id = 5_000_000;
+  const running = Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (!stopping) {
+        const response = await call2026(url, ++id, 'tools/call', { name: 'ping', arguments: {} }).catch(() => undefined);
+        const body = response ? await response.text() : '';
+        if (!response || response.status !== 200 || !body.includes('pong from')) errors++;
+        else requests++;
+      }
+    }),
+  );
+  return {
+    async stop() {
+      stopping = true;
+      await running;
+      return { requests, errors };
+    },
+  };
+}
+
+/**
+ * How a replay compares with what was expected: `expected` (ids the client had
+ * seen after its Last-Event-ID), in order, then `fresh` events it never saw
+ * (sent while it was away), each once.
+ */
+function compareReplay(expected, fresh, known, got) {
+  const want = new Set(expected);
+  const seen = new Set();
+  let duplicated = 0;
+  let unexpected = 0;
+  const newIds = [];
+  for (const id of got) {
+    if (seen.has(id)) duplicated++;
+    else if (known.has(id) && !want.has(id)) unexpected++; // from before the Last-Event-ID
+    else if (!known.has(id)) newIds.push(id);
+    seen.add(id);
+  }
+  unexpected += Math.max(0, newIds.length - fresh);
+  const missing = expected.filter((id) => !seen.has(id)).length + Math.max(0, fresh - newIds.length);
+  const exact = got.length === expected.length + fresh && expected.every((id, i) => got[i] === id) && new Set(got.slice(expected.length)).size === fresh && newIds.length === fresh;
+  const firstSeen = got.filter((id, i) => got.indexOf(id) === i && (want.has(id) || !known.has(id)));
+  const inOrder = firstSeen.every((id, i) => i === 0 || (want.has(id) ? want.has(firstSeen[i - 1]) && expected.indexOf(id) > expected.indexOf(firstSeen[i - 1]) : true));
+  return { missing, duplicated, unexpected, inOrder, exact, newIds };
+}
+
+const os = await import('node:os');
+// The load average says how busy the (shared) machine was: at the start, and again at the end.
+const results = { machine: { cpus: os.cpus().length, node: process.version, loadAverageAtStart: os.loadavg().map((x) => round(x)) } };
 try {
   const redisPort = await freePort();
   const redis = start(REDIS_SERVER, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
@@ -245,10 +346,85 @@ try {
       }),
     );
     times.sort((a, b) => a - b);
-    return { victim: victim.name, sessionsMoved: moved.length, p50Ms: round(pct(times, 50), 0), maxMs: round(times.at(-1), 0) };
+    const result = { victim: victim.name, sessionsMoved: moved.length, p50Ms: round(pct(times, 50), 0), maxMs: round(times.at(-1), 0) };
+    Object.defineProperty(result, 'moved', { value: moved, enumerable: false });
+    return result;
   };
+
+  // 5 (before the kill). Every session subscribed to test://clock with its GET stream open through HAProxy, and events on all of them.
+  let touchId = 900_000;
+  // On every replica: a 2025 session hears a resource change made on the replica holding it.
+  const touch = () => Promise.all(replicas.filter((r) => r.exitCode === null && r.signalCode === null).map(async (r) => void (await (await call2026(r.url, ++touchId, 'tools/call', { name: 'touch', arguments: {} })).text())));
+  await Promise.all(sessions.map(async (s) => void (await (await fetch(lb, { method: 'POST', headers: s, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: 'test://clock' } }) })).text())));
+  const liveReaders = new Map();
+  // The SDK opens a GET stream with a priming event, so each answers at once.
+  await Promise.all(sessions.map(async (s) => liveReaders.set(s, collect(await fetch(lb, { headers: { ...s, accept: 'text/event-stream' } })))));
+  for (let i = 0; i < Number(flags['replay-events']); i++) await touch();
+  await quiet([...liveReaders.values()], 500);
+  const seenCounts = [...liveReaders.values()].map((r) => r.events.length);
+  say(`GET streams open on ${sessions.length} sessions; events seen per session: ${Math.min(...seenCounts)}–${Math.max(...seenCounts)}`);
+
   results.takeover = { heartbeatMs: HEARTBEAT_MS, afterSigkill: await moveTimes('SIGKILL') };
   say(`takeover after SIGKILL: ${JSON.stringify(results.takeover.afterSigkill)}`);
+
+  // 5. Each moved session resumes its GET stream on another replica from a random event it had seen, under load.
+  //    Between rounds the resource changes once more: one event each session has not seen, replayed after the
+  //    ones it had. A stream the client left stays registered on the replica until a write to it fails (the SDK's
+  //    keep-alive, every 15 s), so a resumption sooner is answered 409 and retried: the wait is measured too.
+  const load = backgroundLoad(lb, concurrency);
+  const replay = { sessions: 0, rounds: Number(flags['replay-rounds']), resumptions: 0, eventsExpected: 0, eventsReplayed: 0, exact: 0, missing: 0, duplicated: 0, unexpected: 0, outOfOrder: 0, retriedAfter409or503: 0 };
+  const movedSessions = results.takeover.afterSigkill.moved;
+  for (const reader of liveReaders.values()) reader.cancel();
+  replay.sessions = movedSessions.length;
+  const known = new Map(movedSessions.map((s) => [s, liveReaders.get(s).events.map((e) => e.id)]));
+  /** Per round, per resumption: from the first GET to the one answered 200, ms. */
+  const waitsByRound = [];
+  for (let r = 0; r < replay.rounds; r++) {
+    const fresh = r === 0 ? 0 : 1;
+    const waits = [];
+    waitsByRound.push(waits);
+    if (fresh) await touch();
+    const resumed = await Promise.all(
+      movedSessions.map(async (s) => {
+        const seen = known.get(s);
+        if (seen.length < 2) return undefined;
+        const cut = Math.floor(Math.random() * (seen.length - 1));
+        const t0 = performance.now();
+        for (;;) {
+          const response = await fetch(lb, { headers: { ...s, accept: 'text/event-stream', 'last-event-id': seen[cut] } });
+          if (response.status === 200) return (waits.push(performance.now() - t0), { session: s, reader: collect(response), expected: seen.slice(cut + 1) });
+          const body = await response.text();
+          // 409: the previous stream is not freed yet on the replica; 503: the session has not moved yet.
+          if (response.status !== 409 && response.status !== 503) throw new Error(`resuming a GET stream answered HTTP ${response.status}: ${body.slice(0, 200)}`);
+          replay.retriedAfter409or503++;
+          await sleep(20);
+        }
+      }),
+    );
+    const streams = resumed.filter(Boolean);
+    await quiet(streams.map((x) => x.reader), 500);
+    for (const { session, reader, expected } of streams) {
+      const got = reader.events.map((e) => e.id);
+      const outcome = compareReplay(expected, fresh, new Set(known.get(session)), got);
+      known.get(session).push(...outcome.newIds);
+      replay.resumptions++;
+      replay.eventsExpected += expected.length + fresh;
+      replay.eventsReplayed += got.length;
+      replay.exact += outcome.exact ? 1 : 0;
+      replay.missing += outcome.missing;
+      replay.duplicated += outcome.duplicated;
+      replay.unexpected += outcome.unexpected;
+      replay.outOfOrder += outcome.inOrder ? 0 : 1;
+      await reader.cancel();
+    }
+  }
+  replay.resumeWaitMs = waitsByRound.map((waits) => {
+    waits.sort((a, b) => a - b);
+    return { p50: round(pct(waits, 50), 0), max: round(waits.at(-1), 0) };
+  });
+  replay.load = await load.stop();
+  results.replay = replay;
+  say(`Last-Event-ID replays: ${JSON.stringify(replay)}`);
 
   // 3. Toggle propagation between the two replicas left, before the last one goes.
   const alive = replicas.filter((r) => r.exitCode === null && r.signalCode === null);
@@ -275,6 +451,11 @@ try {
   results.takeover.afterSigterm = await moveTimes('SIGTERM');
   say(`takeover after SIGTERM: ${JSON.stringify(results.takeover.afterSigterm)}`);
 
+  // 6. Per SSE event: the in-memory store vs the Redis store, in this run, on this Redis.
+  results.sseStore = await measureSseStoreLatency({ root: ROOT, redisUrl });
+  say(`SSE event store: ${JSON.stringify(results.sseStore)}`);
+
+  results.machine.loadAverageAtEnd = os.loadavg().map((x) => round(x));
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   if (flags.json) writeFileSync(flags.json, `${JSON.stringify(results, null, 2)}\n`);
 } catch (error) {

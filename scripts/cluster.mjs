@@ -136,7 +136,9 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   process.stdout.write(`\nReactor MCP demo, three replicas behind HAProxy: http://127.0.0.1:${port}/mcp\n`);
-  process.stdout.write(`(each answer names its replica in X-Reactor-Node; kill one and the sessions move — see docs/scaling.md; Ctrl-C stops everything)\n\n`);
+  process.stdout.write(`(each answer names its replica in X-Reactor-Node; kill one and the sessions move — see docs/scaling.md; Ctrl-C stops everything)\n`);
+  // The operator's control of the running replicas, from the demo's directory (where @reactor/redis is installed).
+  process.stdout.write(`Operate it: cd apps/demo && node ../../packages/host/dist/cli.js cluster status --redis-url ${redisUrl}\n           (… cluster disable spaces / cluster enable spaces)\n\n`);
 } catch (error) {
   say(error instanceof Error ? error.message : String(error));
   await stop(1);

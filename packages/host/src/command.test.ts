@@ -54,6 +54,7 @@ describe('parseCommandOptions', () => {
       logFormat: 'json',
       root: undefined,
       redisUrl: undefined,
+      redisKeyPrefix: undefined,
       nodeId: undefined,
       metricsPort: undefined,
       logPayloads: false,
@@ -341,8 +342,11 @@ describe('runCommand', () => {
     expect(parseCommandOptions([], { REACTOR_MCP_REDIS_URL: 'redis://cache:6379', REACTOR_MCP_NODE_ID: 'web-2' })).toMatchObject({ redisUrl: 'redis://cache:6379', nodeId: 'web-2' });
     expect(() => parseCommandOptions(['--redis-url', 'http://cache'], {})).toThrow(/--redis-url.*is not a Redis URL/s);
     expect(() => parseCommandOptions(['--node-id', 'web 1'], {})).toThrow(/--node-id.*is not a node name/s);
+    expect(parseCommandOptions(['--redis-key-prefix', 'shop:mcp'], { REACTOR_MCP_REDIS_KEY_PREFIX: 'other' }).redisKeyPrefix).toBe('shop:mcp');
+    expect(parseCommandOptions([], { REACTOR_MCP_REDIS_KEY_PREFIX: 'other' }).redisKeyPrefix).toBe('other');
+    expect(() => parseCommandOptions(['--redis-key-prefix', 'a b'], {})).toThrow(/--redis-key-prefix.*is not a Redis key prefix/s);
     const app = fakeApp();
-    const asked: Array<{ url: string; sessionIdleTimeoutMs: number }> = [];
+    const asked: Array<{ url: string; sessionIdleTimeoutMs: number; keyPrefix?: string | undefined }> = [];
     let redisClosed = false;
     const redis = {
       eventStore: { forSession: () => ({ storeEvent: () => Promise.resolve('1'), replayEventsAfter: () => Promise.resolve('s') }), endSession: () => Promise.resolve() },
@@ -350,10 +354,10 @@ describe('runCommand', () => {
       healthCheck: { name: 'redis', check: () => ({ ok: true }) },
       close: () => ((redisClosed = true), Promise.resolve()),
     };
-    const connectRedis: CommandDependencies['connectRedis'] = ({ url, sessionIdleTimeoutMs }) => (asked.push({ url, sessionIdleTimeoutMs }), Promise.resolve(redis));
+    const connectRedis: CommandDependencies['connectRedis'] = ({ url, sessionIdleTimeoutMs, keyPrefix }) => (asked.push({ url, sessionIdleTimeoutMs, keyPrefix }), Promise.resolve(redis));
     const { d } = deps([spaces()], { createMcpApp: app.createMcpApp, connectRedis });
-    const r = await start(['--redis-url', 'redis://127.0.0.1:6390', '--node-id', 'web-1'], d);
-    expect(asked).toEqual([{ url: 'redis://127.0.0.1:6390', sessionIdleTimeoutMs: 30 * 60_000 }]);
+    const r = await start(['--redis-url', 'redis://127.0.0.1:6390', '--node-id', 'web-1', '--redis-key-prefix', 'shop:mcp'], d);
+    expect(asked).toEqual([{ url: 'redis://127.0.0.1:6390', sessionIdleTimeoutMs: 30 * 60_000, keyPrefix: 'shop:mcp' }]);
     expect(app.made.options).toMatchObject({ eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck], nodeId: 'web-1' });
     await r.close();
     expect(redisClosed).toBe(true);

@@ -41,7 +41,7 @@ const SESSION_IDLE_MS = 30 * 60_000;
 export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger, sessions: { count?: () => number } = {}): Promise<RunningCommand> {
   // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
   const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
-  const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger, ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }) });
+  const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger, ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }), ...(options.redisKeyPrefix === undefined ? {} : { keyPrefix: options.redisKeyPrefix }) });
   await redis?.shareHostToggles?.(host);
   const app = await deps.createMcpApp(host, {
     ...(auth.app ? { auth: auth.app } : {}),

@@ -43,6 +43,8 @@ export interface CommandOptions {
   readonly root: string | undefined;
   /** Redis shared by replicas (`@reactor/redis`, loaded only then); undefined: nothing is shared. */
   readonly redisUrl: string | undefined;
+  /** `--redis-key-prefix`: prefix of every Redis key and channel (replicas of one service share it); undefined: `reactor:mcp`. */
+  readonly redisKeyPrefix: string | undefined;
   /** This replica's name, sent as `X-Reactor-Node`; undefined: no header. */
   readonly nodeId: string | undefined;
   /** `--metrics-port`: serve Prometheus metrics at `/metrics` on this port of `host` (needs prom-client); undefined: off. */
@@ -92,6 +94,7 @@ const FLAGS = {
   'log-format': { type: 'string' },
   root: { type: 'string' },
   'redis-url': { type: 'string' },
+  'redis-key-prefix': { type: 'string' },
   'node-id': { type: 'string' },
   'metrics-port': { type: 'string' },
   'log-payloads': { type: 'boolean' },
@@ -109,6 +112,8 @@ Serves the Reactor MCP extensions installed in the application (the nearest
 package.json at or above the working directory). Logs go to stderr.
 
        reactor-mcp-server check [dir] [--json] [--strict]   lint an extension package (check --help)
+       reactor-mcp-server cluster status|enable|disable …   operate running replicas through their Redis
+                                                            (cluster --help)
 
 Options (flags win over environment variables):
   --transport http|stdio      REACTOR_MCP_TRANSPORT       default http
@@ -141,6 +146,8 @@ Options (flags win over environment variables):
                                                           working directory
   --redis-url URL             REACTOR_MCP_REDIS_URL       share session streams and change events with other replicas
                                                           through Redis (needs the @reactor/redis package installed)
+  --redis-key-prefix PREFIX   REACTOR_MCP_REDIS_KEY_PREFIX  prefix of every Redis key and channel; replicas of one
+                                                          service share it (default reactor:mcp)
   --node-id NAME              REACTOR_MCP_NODE_ID         this replica's name, sent as the X-Reactor-Node header
                                                           (default: no header)
   --metrics-port PORT         REACTOR_MCP_METRICS_PORT    serve Prometheus metrics at /metrics on this port (its own
@@ -277,6 +284,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl.value)) {
     throw invalid(redisUrl.from, 'is not a Redis URL', 'redis://[[user]:password@]host[:port][/db] or rediss://…', describeValue(redisUrl.value.replace(/:[^:@/]*@/, ':***@')));
   }
+  const redisKeyPrefix = parseRedisKeyPrefix(pick('redis-key-prefix', 'REACTOR_MCP_REDIS_KEY_PREFIX'));
   const nodeId = pick('node-id', 'REACTOR_MCP_NODE_ID');
   if (nodeId !== undefined && !/^[\x21-\x7e]{1,200}$/.test(nodeId.value)) throw invalid(nodeId.from, 'is not a node name', 'visible ASCII characters without spaces, such as web-1', describeValue(nodeId.value));
   const metricsPort = pick('metrics-port', 'REACTOR_MCP_METRICS_PORT');
@@ -314,6 +322,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     logFormat: oneOf('log-format', 'REACTOR_MCP_LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     root: text('root', 'REACTOR_MCP_ROOT', '') || undefined,
     redisUrl: redisUrl?.value,
+    redisKeyPrefix,
     nodeId: nodeId?.value,
     metricsPort: metricsPort === undefined ? undefined : Number(metricsPort.value),
     logPayloads: toggle('log-payloads', undefined, 'REACTOR_MCP_LOG_PAYLOADS', false),
@@ -334,6 +343,13 @@ function flagHint(typed: string): string {
   const match = nearest(bare, flags.map((f) => f.replace(/^-+/, '')));
   const flag = match === undefined ? undefined : flags.find((f) => f.replace(/^-+/, '') === match);
   return flag === undefined || flag === typed ? HINT : `did you mean ${flag}? (${HINT})`;
+}
+
+/** A Redis key prefix, checked: visible ASCII, no spaces (shared by the serve and cluster commands). */
+export function parseRedisKeyPrefix(got: { value: string; from: string } | undefined): string | undefined {
+  if (got === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,100}$/.test(got.value)) throw invalid(got.from, 'is not a Redis key prefix', 'up to 100 visible ASCII characters without spaces, such as reactor:mcp', describeValue(got.value));
+  return got.value;
 }
 
 function splitList(value: string | undefined): string[] | undefined {

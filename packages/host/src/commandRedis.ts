@@ -23,6 +23,8 @@ export interface CommandRedisOptions {
   readonly logger: Logger;
   /** `--node-id`: this replica's name in the session registry (default there: host name and pid). */
   readonly nodeId?: string;
+  /** `--redis-key-prefix`: the prefix of every key and channel (default there: `reactor:mcp`). */
+  readonly keyPrefix?: string;
 }
 
 /** What the command gets from Redis (the shape of `@reactor/redis`'s `connectRedis` result). */
@@ -56,22 +58,30 @@ async function redisSpecifier(root: string | undefined): Promise<string> {
   }
 }
 
-/** Imports `@reactor/redis` (the application's at `root`, else any resolvable) and connects; a clear `REACTOR_OPTION_INVALID` when it is not installed. */
-export async function loadRedis(options: CommandRedisOptions, root?: string): Promise<CommandRedis> {
+/**
+ * Imports `@reactor/redis` (the application's at `root`, else any resolvable);
+ * a clear `REACTOR_OPTION_INVALID` naming `subject` (the flag that needs it)
+ * when it is not installed.
+ */
+export async function importRedis<T extends object>(root: string | undefined, subject: string, hint: string): Promise<Partial<T>> {
   // A computed specifier: neither TypeScript nor a bundler makes the host depend on the package.
   const specifier: string = await redisSpecifier(root);
-  let loaded: { connectRedis?: (options: CommandRedisOptions) => Promise<CommandRedis> };
   try {
-    loaded = (await import(specifier)) as typeof loaded;
+    return (await import(specifier)) as Partial<T>;
   } catch (error) {
     throw new ReactorError(ErrorCodes.OPTION_INVALID, {
-      subject: 'flag "--redis-url" / REACTOR_MCP_REDIS_URL',
+      subject,
       problem: `needs the package ${REDIS_PACKAGE}, which could not be loaded (${errorMessage(error)})`,
       expected: `${REDIS_PACKAGE} installed beside @reactor/host`,
       received: 'no such package',
-      hint: `install it (pnpm add ${REDIS_PACKAGE}), or drop --redis-url to serve from this process alone`,
+      hint,
     });
   }
+}
+
+/** Imports `@reactor/redis` (the application's at `root`, else any resolvable) and connects; a clear `REACTOR_OPTION_INVALID` when it is not installed. */
+export async function loadRedis(options: CommandRedisOptions, root?: string): Promise<CommandRedis> {
+  const loaded = await importRedis<{ connectRedis: (options: CommandRedisOptions) => Promise<CommandRedis> }>(root, 'flag "--redis-url" / REACTOR_MCP_REDIS_URL', `install it (pnpm add ${REDIS_PACKAGE}), or drop --redis-url to serve from this process alone`);
   if (typeof loaded.connectRedis !== 'function') throw new ReactorError(ErrorCodes.OPTION_INVALID, { subject: REDIS_PACKAGE, problem: 'exports no connectRedis function', expected: 'a compatible version of the package', received: 'a module without connectRedis', hint: `update ${REDIS_PACKAGE}` });
   return await loaded.connectRedis(options);
 }

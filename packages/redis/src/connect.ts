@@ -99,7 +99,8 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Reacto
     },
     async shareHostToggles(host) {
       if (toggles) throw new Error('@reactor/redis: shareHostToggles() was already called on this connection; call it once, for the replica\'s one host');
-      toggles = new RedisHostToggles(host, client, options.keyPrefix ?? DEFAULT_KEY_PREFIX, logger);
+      // Each replica's heartbeat carries its extensions and the revision it applied, for `cluster status`.
+      toggles = new RedisHostToggles(host, client, options.keyPrefix ?? DEFAULT_KEY_PREFIX, logger, (report) => sessions.announce(report));
       await toggles.start(bus);
       return toggles;
     },

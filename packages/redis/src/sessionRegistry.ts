@@ -69,6 +69,8 @@ export class RedisSessionRegistry implements SessionRegistry {
   private timer: NodeJS.Timeout | undefined;
   private released = false;
   private beatFailing = false;
+  /** What this node tells operators in its heartbeat (see {@link announce}). */
+  private announced: object = {};
 
   constructor(
     private readonly redis: RedisConnection,
@@ -156,6 +158,16 @@ export class RedisSessionRegistry implements SessionRegistry {
     this.logger.info({ node: this.nodeId }, `node "${this.nodeId}" released its sessions: other nodes take them over on their next request`);
   }
 
+  /**
+   * Sets what this node's heartbeat carries besides the time, so an operator's
+   * `cluster status` can show it (`@reactor/redis` puts the node's extensions
+   * and the toggle revision it has seen here), and sends a beat at once.
+   */
+  announce(report: object): void {
+    this.announced = report;
+    void this.beat();
+  }
+
   /** Stops the heartbeat without deleting it (it expires on its own). */
   stop(): void {
     this.released = true;
@@ -166,7 +178,8 @@ export class RedisSessionRegistry implements SessionRegistry {
   private async beat(): Promise<void> {
     if (this.released || !this.redis.isReady) return;
     try {
-      await this.redis.set(this.heartbeatKey(), String(Date.now()), { expiration: { type: 'PX', value: this.heartbeatTtlMs } });
+      // JSON so the beat can carry the node's report; the claim script reads only its TTL.
+      await this.redis.set(this.heartbeatKey(), JSON.stringify({ ...this.announced, at: Date.now() }), { expiration: { type: 'PX', value: this.heartbeatTtlMs } });
       if (this.beatFailing) this.logger.info({ node: this.nodeId }, 'the heartbeat reaches Redis again');
       this.beatFailing = false;
     } catch (error) {

@@ -20,6 +20,38 @@ interface ToggleMessage {
   readonly revision: number;
 }
 
+/** A toggle to make cluster-wide; `origin` names who makes it (a replica ignores its own coming back). */
+export interface ClusterToggle {
+  readonly origin: string;
+  readonly name: string;
+  readonly enabled: boolean;
+}
+
+/**
+ * Writes one toggle the way every replica reads it: the disabled set and the
+ * revision change in one transaction, then the change is published so every
+ * replica applies it now (a replica that misses the message reads the set
+ * after its next reconnect). Answers the cluster's new revision. Used by the
+ * replicas and by the operator's `reactor-mcp-server cluster` command alike.
+ */
+export async function publishClusterToggle(redis: RedisConnection, prefix: string, toggle: ClusterToggle): Promise<number> {
+  const transaction = redis.multi();
+  if (toggle.enabled) transaction.sRem(disabledSetKey(prefix), toggle.name);
+  else transaction.sAdd(disabledSetKey(prefix), toggle.name);
+  const [, revision] = await transaction.incr(toggleRevisionKey(prefix)).exec();
+  const message: ToggleMessage = { ...toggle, revision: Number(revision) };
+  await redis.publish(togglesChannel(prefix), JSON.stringify(message));
+  return message.revision;
+}
+
+/** What a replica reports about its extensions in its heartbeat (read by `cluster status`). */
+export interface NodeToggleReport {
+  /** Every extension of the replica's host, and its state there. */
+  readonly extensions: ReadonlyArray<{ readonly name: string; readonly state: string }>;
+  /** The cluster's toggle revision as this replica last saw it. */
+  readonly revision: number;
+}
+
 function parseToggle(raw: string): ToggleMessage | undefined {
   try {
     const value = JSON.parse(raw) as Partial<ToggleMessage> | null;
@@ -45,6 +77,8 @@ export class RedisHostToggles {
     private readonly redis: RedisConnection,
     private readonly prefix: string,
     private readonly logger: Logger,
+    /** Told this replica's extensions and revision whenever they change (`connectRedis` puts them in the heartbeat). */
+    private readonly report?: (report: NodeToggleReport) => void,
   ) {}
 
   /** The cluster's toggle revision as last seen here (`/healthz` shows it). */
@@ -56,6 +90,7 @@ export class RedisHostToggles {
   async start(bus: RedisServerEventBus): Promise<void> {
     this.stopWatching = this.host.onChange((change) => {
       if (change.kind !== 'toggled') return;
+      this.announce();
       const key = `${change.name}:${String(change.enabled)}`;
       if (this.applying.delete(key)) return;
       this.disabledByCluster.delete(change.name);
@@ -70,15 +105,15 @@ export class RedisHostToggles {
     this.stopWatching = undefined;
   }
 
+  /** Tells the heartbeat this replica's extensions and the revision it has seen. */
+  private announce(): void {
+    this.report?.({ extensions: this.host.report().extensions.map((e) => ({ name: e.name, state: e.state })), revision: this._revision });
+  }
+
   private async publish(name: string, enabled: boolean): Promise<void> {
     try {
-      const transaction = this.redis.multi();
-      if (enabled) transaction.sRem(disabledSetKey(this.prefix), name);
-      else transaction.sAdd(disabledSetKey(this.prefix), name);
-      const [, revision] = await transaction.incr(toggleRevisionKey(this.prefix)).exec();
-      this._revision = Number(revision);
-      const message: ToggleMessage = { origin: this.origin, name, enabled, revision: this._revision };
-      await this.redis.publish(togglesChannel(this.prefix), JSON.stringify(message));
+      this._revision = await publishClusterToggle(this.redis, this.prefix, { origin: this.origin, name, enabled });
+      this.announce();
     } catch (error) {
       this.logger.warn({ extension: name }, `sharing "${enabled ? 'enable' : 'disable'} ${name}" with the other replicas failed (${error instanceof Error ? error.message : String(error)}); it holds on this replica only`);
     }
@@ -89,6 +124,7 @@ export class RedisHostToggles {
     if (!message || message.origin === this.origin) return;
     this._revision = Math.max(this._revision, message.revision);
     await this.apply(message.name, message.enabled);
+    this.announce();
   }
 
   /** Reads the cluster's disabled set and applies it: at boot, and after a reconnect. */
@@ -99,6 +135,7 @@ export class RedisHostToggles {
       const wanted = new Set(disabled);
       for (const name of wanted) await this.apply(name, false);
       for (const name of [...this.disabledByCluster]) if (!wanted.has(name)) await this.apply(name, true);
+      this.announce();
     } catch (error) {
       this.logger.warn({}, `reading the cluster's disabled extensions failed (${error instanceof Error ? error.message : String(error)}); retried after the next reconnect`);
     }

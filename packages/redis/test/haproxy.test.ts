@@ -1,7 +1,8 @@
 /**
  * Three replicas of the command, each its own process, behind Debian's
  * HAProxy running deploy/haproxy.cfg, on one real Redis: real v1 and v2 SDK
- * clients see one service. A 2025 session sticks to one replica; when that
+ * clients see one service. 60 2025 sessions × 20 calls, driven concurrently,
+ * get no error, and each sticks to one replica (by `X-Reactor-Node`); when that
  * replica is killed (`kill -9`), each of its sessions answers its next call
  * on another replica under the same id, and no client initialises again. A
  * change made on one replica reaches the listen streams on every replica.
@@ -19,6 +20,9 @@ import { readSse } from './helpers/sse.js';
 
 /** A killed replica is gone after 3 heartbeats of 200 ms. */
 const HEARTBEAT_MS = 200;
+/** The issue's size: 60 2025-era sessions (half v1, half v2 SDK clients) × 20 calls each. */
+const SESSIONS = 60;
+const CALLS = 20;
 
 let redis: TestRedis;
 let inspector: ReturnType<typeof createClient>;
@@ -120,15 +124,62 @@ describe('behind HAProxy (deploy/haproxy.cfg)', () => {
     for (const reader of readers) reader.close();
   });
 
-  it('keeps each session on one replica, and moves every session of a killed replica to another under the same id', async () => {
-    const sessions = [...(await Promise.all([1, 2, 3].map(() => openV2()))), ...(await Promise.all([1, 2, 3].map(() => openV1())))];
+  it('spreads 2026-07-28 clients over every replica: each request is balanced on its own, and every replica takes a share', async () => {
+    const CLIENTS = 6;
+    const CALLS_EACH = 10;
+    const clients = await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        const recorded = recordingFetch();
+        const client = new Client({ name: 'haproxy-2026', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+        const transport = new StreamableHTTPClientTransport(balancer.url, { fetch: recorded.fetch });
+        await client.connect(transport);
+        expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+        expect(transport.sessionId).toBeUndefined();
+        return { client, recorded };
+      }),
+    );
+    const answeredBy = new Map<string, number>();
+    await Promise.all(
+      clients.map(async ({ client, recorded }) => {
+        for (let call = 0; call < CALLS_EACH; call++) {
+          const before = recorded.nodes.length;
+          const pong = ((await client.callTool({ name: 'ping', arguments: {} })).content as Array<{ text: string }>)[0]!.text;
+          // The header names the replica that ran the tool.
+          expect(recorded.nodes.slice(before)).toEqual([nodeOf(pong)]);
+          answeredBy.set(nodeOf(pong), (answeredBy.get(nodeOf(pong)) ?? 0) + 1);
+        }
+      }),
+    );
+    for (const { client } of clients) await client.close();
+    expect([...answeredBy.values()].reduce((a, b) => a + b, 0)).toBe(CLIENTS * CALLS_EACH);
+    expect(new Set(answeredBy.keys()), `shares: ${JSON.stringify(Object.fromEntries(answeredBy))}`).toEqual(new Set(['node-1', 'node-2', 'node-3']));
+    for (const [node, count] of answeredBy) expect(count, `${node}'s share of ${CLIENTS * CALLS_EACH} calls`).toBeGreaterThan(0);
+  });
+
+  it(`keeps each of ${SESSIONS} sessions (v1 and v2 clients) on one replica for ${CALLS} calls with no error, and moves every session of a killed replica to another under the same id`, async () => {
+    // Half v2, half v1, opened and driven concurrently: each session's calls are sequential, as one client's are.
+    const opened = await Promise.allSettled(Array.from({ length: SESSIONS }, (_, i) => (i % 2 === 0 ? openV2() : openV1())));
+    const failures = opened.flatMap((o) => (o.status === 'rejected' ? [`initialize: ${String(o.reason)}`] : []));
+    const sessions = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
     const servedBy = new Map<Session, string>();
-    for (const session of sessions) {
-      const answers = [await session.ping(), await session.ping(), await session.ping()].map(nodeOf);
-      expect(new Set(answers).size, `${session.era} session ${session.id} moved: ${answers.join(', ')}`).toBe(1);
-      servedBy.set(session, answers[0]!);
-    }
-    expect(new Set(servedBy.values()).size, 'the balancer spread the sessions').toBeGreaterThan(1);
+    await Promise.all(
+      sessions.map(async (session) => {
+        const answers: string[] = [];
+        for (let call = 0; call < CALLS; call++) {
+          try {
+            answers.push(nodeOf(await session.ping()));
+          } catch (error) {
+            failures.push(`${session.era} session ${session.id}, call ${call + 1}: ${String(error)}`);
+          }
+        }
+        servedBy.set(session, answers[0]!);
+        // Every answer — initialize, the initialized notification, each call — came from one replica, by its X-Reactor-Node header and by the tool's own answer.
+        expect(new Set([...answers, ...session.recorded.nodes]), `${session.era} session ${session.id} moved`).toEqual(new Set([answers[0]]));
+      }),
+    );
+    expect(failures).toEqual([]);
+    expect(sessions).toHaveLength(SESSIONS);
+    expect(new Set(servedBy.values()), 'the balancer spread the sessions over every replica').toEqual(new Set(['node-1', 'node-2', 'node-3']));
 
     const victimName = servedBy.get(sessions[0]!)!;
     const victim = replicas.find((r) => r.name === victimName)!;
@@ -137,16 +188,18 @@ describe('behind HAProxy (deploy/haproxy.cfg)', () => {
     // Until its heartbeat expires the others answer 503 + Retry-After; wait for that, as a client would.
     await vi.waitFor(async () => expect(await inspector.exists(nodeHeartbeatKey(DEFAULT_KEY_PREFIX, victimName))).toBe(0), { timeout: 5_000, interval: 50 });
 
-    for (const session of sessions) {
-      const now = nodeOf(await session.ping());
-      if (moved.includes(session)) expect(now, `${session.era} session ${session.id}`).not.toBe(victimName);
-      else expect(now, `${session.era} session ${session.id} stayed`).toBe(servedBy.get(session));
-      // Same session id, never a second initialize.
-      expect(session.recorded.methods.filter((m) => m === 'initialize')).toHaveLength(1);
-      expect(await inspector.hGet(`${DEFAULT_KEY_PREFIX}:session:${session.id}:record`, 'node')).toBe(now);
-    }
+    await Promise.all(
+      sessions.map(async (session) => {
+        const now = nodeOf(await session.ping());
+        if (moved.includes(session)) expect(now, `${session.era} session ${session.id}`).not.toBe(victimName);
+        else expect(now, `${session.era} session ${session.id} stayed`).toBe(servedBy.get(session));
+        // Same session id, never a second initialize.
+        expect(session.recorded.methods.filter((m) => m === 'initialize')).toHaveLength(1);
+        expect(await inspector.hGet(`${DEFAULT_KEY_PREFIX}:session:${session.id}:record`, 'node')).toBe(now);
+      }),
+    );
     survivors = sessions;
-  });
+  }, 90_000);
 
   it('drains a replica on SIGTERM with no failed 2026-07-28 request, and its sessions move at once (its heartbeat is deleted first)', async () => {
     const alive = replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);

@@ -60,9 +60,9 @@ export interface Replica extends Started {
   readonly address: string;
 }
 
-/** Starts replica `name` on Redis `redisUrl`; resolves once it logged where it listens. */
-export async function startReplica(name: string, redisUrl: string, heartbeatMs: number): Promise<Replica> {
-  const child = spawn(process.execPath, [REPLICA, '--port', '0', '--redis-url', redisUrl, '--node-id', name, '--log-level', 'info', '--no-catalog'], {
+/** Starts replica `name` on Redis `redisUrl` (more flags of the command in `flags`); resolves once it logged where it listens. */
+export async function startReplica(name: string, redisUrl: string, heartbeatMs: number, flags: readonly string[] = []): Promise<Replica> {
+  const child = spawn(process.execPath, [REPLICA, '--port', '0', '--redis-url', redisUrl, '--node-id', name, '--log-level', 'info', '--no-catalog', ...flags], {
     env: { PATH: process.env['PATH'], REACTOR_MCP_REQUEST_STATE_KEY: REQUEST_STATE_KEY, REACTOR_TEST_HEARTBEAT_MS: String(heartbeatMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
