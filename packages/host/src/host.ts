@@ -337,6 +337,15 @@ export class McpHost {
     return await this.subscriptions.notify(uri);
   }
 
+  /**
+   * @internal Tells this process's 2025 sessions subscribed to `uri`, and
+   * nothing else: for a change another replica announced (its own
+   * {@link notifyResourceUpdated} already told the listen streams).
+   */
+  async notifySubscribedSessions(uri: string): Promise<number> {
+    return await this.subscriptions.notify(uri);
+  }
+
   /** @internal The host's request telemetry (its `telemetry` option), for the HTTP app's session metric; undefined when off. */
   requestTelemetry(): RequestTelemetry | undefined {
     return this.telemetry;

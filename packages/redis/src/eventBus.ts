@@ -56,6 +56,8 @@ export function parseEnvelope(raw: string): Envelope | undefined {
  */
 export class RedisServerEventBus implements ServerEventBus {
   private readonly listeners = new Set<(event: ServerEvent) => void>();
+  /** Listeners for other replicas' events only (see {@link subscribeRemote}). */
+  private readonly remoteListeners = new Set<(event: ServerEvent) => void>();
   /** Tells this bus's messages from other replicas'. */
   private readonly origin = randomUUID();
   private subscriberDown = false;
@@ -109,6 +111,19 @@ export class RedisServerEventBus implements ServerEventBus {
   }
 
   /**
+   * Registers a listener for the events other replicas published (never this
+   * replica's own): the HTTP app passes their resource updates on to its
+   * subscribed 2025 sessions, which `publish` alone would not reach.
+   */
+  subscribeRemote(listener: (event: ServerEvent) => void): () => void {
+    const entry = (event: ServerEvent) => listener(event);
+    this.remoteListeners.add(entry);
+    return () => {
+      this.remoteListeners.delete(entry);
+    };
+  }
+
+  /**
    * Hears `channel` on this bus's subscriber connection (one per process), so
    * other shared state needs no connection of its own; `onReconnect` runs
    * after the subscriber reconnects (messages meanwhile were lost).
@@ -125,6 +140,7 @@ export class RedisServerEventBus implements ServerEventBus {
   /** Closes the subscriber connection (the publisher is the caller's). */
   async close(): Promise<void> {
     this.listeners.clear();
+    this.remoteListeners.clear();
     if (this.subscriber.isReady) await this.subscriber.close();
     else this.subscriber.destroy();
   }
@@ -135,11 +151,13 @@ export class RedisServerEventBus implements ServerEventBus {
       this.logger.debug({ channel: this.channel }, 'ignored a message on the changes channel that is not a change event');
       return;
     }
-    if (envelope.origin !== this.origin) this.deliver(envelope.event);
+    if (envelope.origin === this.origin) return;
+    this.deliver(envelope.event);
+    this.deliver(envelope.event, this.remoteListeners);
   }
 
-  private deliver(event: ServerEvent): void {
-    for (const listener of [...this.listeners]) {
+  private deliver(event: ServerEvent, listeners = this.listeners): void {
+    for (const listener of [...listeners]) {
       try {
         listener(event);
       } catch (error) {

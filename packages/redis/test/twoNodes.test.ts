@@ -121,6 +121,25 @@ describe('change events', () => {
     expect((await stream.next()).message['method']).toBe('notifications/tools/list_changed');
     stream.close();
   });
+  it('host.notifyResourceUpdated() on node A reaches a 2025 session on node B subscribed to that resource, once, in order', async () => {
+    const { a, b } = await twoNodes();
+    const onB = await openSession(b.url);
+    for (const [id, uri] of [[2, 'test://a'], [3, 'test://b'], [4, 'test://c']] as const) await subscribe(b, onB, id, uri);
+    const getB = await openGetStream(b, onB, () => b.host.notifyResourceUpdated('test://c'));
+    expect(getB.status).toBe(200);
+    const stream = readSse(getB);
+    // Node A holds no session subscribed to it: it tells none itself; node B's hears it through Redis.
+    expect(await a.host.notifyResourceUpdated('test://a')).toBe(0);
+    await a.host.notifyResourceUpdated('test://b');
+    const heard: string[] = [];
+    while (heard.at(-1) !== 'test://b') {
+      const event = await stream.next();
+      expect(event.message['method']).toBe('notifications/resources/updated');
+      if (resourceUpdated(event) !== 'test://c') heard.push(resourceUpdated(event));
+    }
+    expect(heard).toEqual(['test://a', 'test://b']);
+    stream.close();
+  });
 });
 
 describe('enable and disable', () => {

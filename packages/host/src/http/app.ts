@@ -119,7 +119,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   // One bus per app unless given: a module-wide default would mix the changes of unrelated hosts.
   const bus = options.bus ?? new InMemoryServerEventBus((error) => logger.error({ err: error }, `a listen-stream listener failed: ${error.message}`));
   const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus);
-  const stopPublishing = publishHostChanges(host, bus);
+  const stopPublishing = publishHostChanges(host, bus, (error) => logger.warn({ err: error instanceof Error ? error : undefined }, `telling this replica's sessions of another replica's resource update failed: ${errorMessage(error)}`));
   let closing: Promise<void> | undefined;
 
   function match(pathname: string, method: string, accept: string | undefined): Route | undefined {

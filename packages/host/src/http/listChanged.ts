@@ -15,9 +15,30 @@ export function busEventsFor(change: HostChange): ServerEvent[] {
   return [{ kind: 'tools_list_changed' }, { kind: 'prompts_list_changed' }, { kind: 'resources_list_changed' }];
 }
 
-/** Publishes the host's changes on `bus` until the returned function is called. */
-export function publishHostChanges(host: McpHost, bus: ServerEventBus): () => void {
-  return host.onChange((change) => {
+/** A bus that can also be heard for the events other replicas published (as `@reactor/redis`'s). */
+interface ReplicatedBus extends ServerEventBus {
+  subscribeRemote(listener: (event: ServerEvent) => void): () => void;
+}
+
+const isReplicated = (bus: ServerEventBus): bus is ReplicatedBus => typeof (bus as Partial<ReplicatedBus>).subscribeRemote === 'function';
+
+/**
+ * Publishes the host's changes on `bus` until the returned function is called;
+ * on a replicated bus, also passes the resource updates other replicas
+ * announced to this replica's subscribed 2025 sessions (its listen streams hear
+ * them from the bus itself).
+ */
+export function publishHostChanges(host: McpHost, bus: ServerEventBus, onError: (error: unknown) => void): () => void {
+  const stopPublishing = host.onChange((change) => {
     for (const event of busEventsFor(change)) bus.publish(event);
   });
+  const stopHearing = isReplicated(bus)
+    ? bus.subscribeRemote((event) => {
+        if (event.kind === 'resource_updated') host.notifySubscribedSessions(event.uri).catch(onError);
+      })
+    : undefined;
+  return () => {
+    stopPublishing();
+    stopHearing?.();
+  };
 }

@@ -44,7 +44,10 @@ export interface McpAppOptions {
    * when the host's surface changes, resource updated from
    * `host.notifyResourceUpdated`. Default: a new in-process
    * `InMemoryServerEventBus` for this app. Replicas share changes by passing a
-   * bus over their own pub/sub (Redis, say).
+   * bus over their own pub/sub (Redis, say). A bus that also has
+   * `subscribeRemote(listener)` — events other replicas published, as
+   * `@reactor/redis`'s has — gets their resource-updated events passed on to
+   * this replica's subscribed 2025 sessions too.
    */
   readonly bus?: ServerEventBus;
   /** The SSE `retry` hint (ms) sent with resumable streams. */
