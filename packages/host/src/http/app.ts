@@ -236,6 +236,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       traced,
       maxBodyBytes: resolved.maxBodyBytes,
       servers: sharedServers,
+      stats: host.stats,
       authenticate: async (request) => (auth ? await auth.verify(request()) : undefined),
       plan: async (authInfo) => {
         const outcome = await endpoint.plan({

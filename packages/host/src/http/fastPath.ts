@@ -24,6 +24,7 @@ import { blueprintOf } from '../builtServer.js';
 import type { BuiltServer } from '../host.js';
 import type { Selection } from '../selection.js';
 import { attachRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
+import type { HostStats } from '../stats.js';
 import type { SharedServer, SharedServers } from '../sdk/sharedServers.js';
 
 /** The one revision the fast path serves (others fall through to the SDK, which knows them all). */
@@ -48,6 +49,8 @@ export interface FastPathDeps {
   readonly servers: SharedServers;
   /** The request's record when spans are recorded: attached to the `Request` handlers see (`ctx.http.req`), as the per-request path does. */
   readonly traced: RequestRecord | undefined;
+  /** The host's counters (`fastAnswers`). */
+  readonly stats: HostStats;
   /** Verifies the request's token (`undefined` when auth is off), or the refusal to send; `request` is called only when auth is on. */
   authenticate(request: () => Request): Promise<AuthInfo | Response | undefined>;
   /** The request's blueprint and selection, or the refusal (403 for a denied toolset, 500 when it cannot be built). */
@@ -94,10 +97,13 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const listKey = message.method === 'tools/list' && !blueprint.middleware['tools/list'] ? JSON.stringify(message.params ?? null) : undefined;
   const encoded = listKey === undefined ? undefined : shared.encoded.get(listKey);
   if (encoded) {
+    deps.stats.fastAnswers++;
     writeEncoded(res, encoded, message.id);
     return 'answered';
   }
-  return (await exchange(req, res, shared, message, verified, listKey)) ? 'answered' : { parsed: body };
+  if (!(await exchange(req, res, shared, message, verified, listKey))) return { parsed: body };
+  deps.stats.fastAnswers++;
+  return 'answered';
 }
 
 const answered = async (writing: Promise<void>): Promise<'answered'> => {

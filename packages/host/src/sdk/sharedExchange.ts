@@ -9,8 +9,8 @@
  * table, middleware, time limits, spans), result encoding — and drops only
  * the per-request scaffolding: a server minted once per blueprint, selection,
  * revision and client identity stays connected to this transport, which
- * delivers each exchange's message under an id of its own (so concurrent
- * clients' ids never meet) and hands the answer back under the client's.
+ * delivers each exchange's message and routes the answer (and anything
+ * streamed before it) back to that exchange by its JSON-RPC id.
  *
  * It extends the SDK's `PerRequestHTTPServerTransport` because the server
  * binds itself to the classified 2026-07-28 revision only when connected to
@@ -37,7 +37,7 @@ import {
 export interface ExchangeSink {
   /** A message related to the request before its answer (a log line, progress): the SDK streams these as SSE. */
   related(message: JSONRPCMessage): void;
-  /** The answer (result or error), under the client's id. */
+  /** The answer (result or error). */
   answer(message: JSONRPCMessage): void;
 }
 
@@ -47,17 +47,16 @@ export type ExchangeOutcome = { readonly kind: 'dispatched'; cancel(): void } | 
 type Classification = ConstructorParameters<typeof PerRequestHTTPServerTransport>[0]['classification'];
 
 interface OpenExchange {
-  readonly clientId: string | number;
   readonly sink: ExchangeSink;
   refused: boolean;
 }
 
 /** The multi-exchange transport one shared server stays connected to. */
 export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
-  readonly #open = new Map<number, OpenExchange>();
+  /** In flight, by the client's own id (handlers, spans and logs see the id the client sent, as on the per-request path). */
+  readonly #open = new Map<string | number, OpenExchange>();
   /** The exchange whose message is being delivered: an answer sent now comes from the server's ladder, not a handler. */
   #delivering: OpenExchange | undefined;
-  #nextId = 1;
   #closed = false;
 
   constructor(classification: Classification) {
@@ -66,29 +65,30 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
 
   /**
    * Delivers one request. Refused when the server answered it with an error
-   * while the message was being delivered (no handler ran), or when this
+   * while the message was being delivered (no handler ran), when another
+   * exchange with the same id is in flight on this server (two clients'
+   * ids may meet; the per-request path serves the second), or when this
    * transport is closed.
    */
-  exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: number) => void): ExchangeOutcome {
-    if (this.#closed || this.onmessage === undefined) return { kind: 'refused' };
-    const id = this.#nextId++;
-    const open: OpenExchange = { clientId: message.id, sink, refused: false };
+  exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: string | number) => void): ExchangeOutcome {
+    const id = message.id;
+    if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
+    const open: OpenExchange = { sink, refused: false };
     this.#open.set(id, open);
     const classification = (this as unknown as { _classification: Classification })._classification;
     this.#delivering = open;
     try {
-      this.onmessage({ ...message, id }, { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
+      this.onmessage(message, { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
     } finally {
       this.#delivering = undefined;
     }
-    if (open.refused) {
-      this.#open.delete(id);
-      return { kind: 'refused' };
-    }
+    if (open.refused) return { kind: 'refused' };
     return {
       kind: 'dispatched',
       cancel: () => {
-        if (this.#open.delete(id)) abort(id);
+        if (this.#open.get(id) !== open) return;
+        this.#open.delete(id);
+        abort(id);
       },
     };
   }
@@ -96,19 +96,19 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const isAnswer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
     const id = isAnswer ? message.id : options?.relatedRequestId;
-    const open = typeof id === 'number' ? this.#open.get(id) : undefined;
+    const open = id === undefined ? undefined : this.#open.get(id);
     if (!open) return Promise.resolve();
     if (!isAnswer) {
       open.sink.related(message);
       return Promise.resolve();
     }
-    this.#open.delete(id as number);
+    this.#open.delete(id!);
     // Sent synchronously from within `onmessage`: the server refused the message before any handler ran.
     if (open === this.#delivering) {
       open.refused = true;
       return Promise.resolve();
     }
-    open.sink.answer({ ...message, id: open.clientId });
+    open.sink.answer(message);
     return Promise.resolve();
   }
 
@@ -128,8 +128,8 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
  * SDK keeps the controllers on the protocol instance; reached here, in the
  * SDK boundary folder, and checked by `sharedExchange.test.ts`.
  */
-export function abortHandler(server: McpServer, id: number): void {
-  const controllers = (server.server as unknown as { _requestHandlerAbortControllers?: Map<number, AbortController> })._requestHandlerAbortControllers;
+export function abortHandler(server: McpServer, id: string | number): void {
+  const controllers = (server.server as unknown as { _requestHandlerAbortControllers?: Map<string | number, AbortController> })._requestHandlerAbortControllers;
   controllers?.get(id)?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
 }
 

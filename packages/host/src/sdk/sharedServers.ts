@@ -16,7 +16,7 @@ export interface SharedServer {
   readonly server: McpServer;
   readonly transport: SharedExchangeTransport;
   /** Aborts the handler of an exchange whose client went away. */
-  abort(id: number): void;
+  abort(id: string | number): void;
   /** Per shared server: `tools/list` answers already encoded, by their params (see `fastPath.ts`). */
   readonly encoded: Map<string, Buffer>;
 }
