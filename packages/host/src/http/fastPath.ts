@@ -5,7 +5,9 @@
  * the Node request directly: the body read once, the SDK's classifier asked
  * for the era, the blueprint's shared server (`sdk/sharedServers.ts`) asked
  * for the answer, which is written once with `res.end`. `tools/list`
- * answers are encoded once per shared server and replayed as bytes.
+ * answers are encoded once per shared server and replayed as bytes —
+ * compressed once, too, for a client that accepts gzip or Brotli
+ * (`encodedAnswer.ts`).
  *
  * The SDK's per-request path stays the truth: anything the fast path is not
  * sure of falls through to it unchanged, before anything ran — another
@@ -26,6 +28,7 @@ import type { Selection } from '../selection.js';
 import { attachRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
 import type { HostStats } from '../stats.js';
 import type { SharedServer, SharedServers } from '../sdk/sharedServers.js';
+import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
 
 /** The one revision the fast path serves (others fall through to the SDK, which knows them all). */
 export const FAST_REVISION = '2026-07-28';
@@ -98,7 +101,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const encoded = listKey === undefined ? undefined : shared.encoded.get(listKey);
   if (encoded) {
     deps.stats.fastAnswers++;
-    writeEncoded(res, encoded, message.id);
+    writeEncoded(req, res, encoded, message.id);
     return 'answered';
   }
   if (!(await exchange(req, res, shared, message, verified, listKey))) return { parsed: body };
@@ -199,8 +202,13 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
           const text = JSON.stringify(answer);
           if (streaming) res.end(`event: message\ndata: ${text}\n\n`);
           else {
-            const head = listKey !== undefined && 'result' in answer && shared.encoded.size < MAX_ENCODED_LISTS ? encodeOnce(text, message.id) : undefined;
-            if (head) shared.encoded.set(listKey!, head);
+            const head = listKey !== undefined && 'result' in answer && shared.encoded.size < MAX_ENCODED_LISTS ? headOf(text, message.id) : undefined;
+            if (head) {
+              const encoded = new EncodedAnswer(head);
+              shared.encoded.set(listKey!, encoded);
+              writeEncoded(req, res, encoded, message.id);
+              return resolve(true);
+            }
             const status = 'error' in answer && answer.error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
             const bytes = Buffer.from(text);
             res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length });
@@ -221,15 +229,21 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
   });
 }
 
-/** An encoded answer, held without its id: `{"result":…,"jsonrpc":"2.0","id":` — the id and `}` are added per request. */
-function encodeOnce(text: string, id: string | number): Buffer | undefined {
+/** An answer's bytes without its id: `{"result":…,"jsonrpc":"2.0","id":` — the id and `}` are added per request. */
+function headOf(text: string, id: string | number): Buffer | undefined {
   const tail = `${JSON.stringify(id)}}`;
   return text.endsWith(`"id":${tail}`) ? Buffer.from(text.slice(0, -tail.length)) : undefined;
 }
 
-function writeEncoded(res: ServerResponse, head: Buffer, id: string | number): void {
-  const tail = Buffer.from(`${JSON.stringify(id)}}`);
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': head.length + tail.length });
-  res.write(head);
-  res.end(tail);
+/** Writes an encoded answer, compressed when it is large and the client accepts gzip or Brotli. */
+function writeEncoded(req: IncomingMessage, res: ServerResponse, encoded: EncodedAnswer, id: string | number): void {
+  const large = encoded.head.length >= COMPRESS_MIN_BYTES;
+  const encoding = large ? acceptedEncoding(req.headers['accept-encoding']) : undefined;
+  const chunks = encoded.chunks(id, encoding);
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': chunks.reduce((n, c) => n + c.length, 0) };
+  if (large) headers.vary = 'Accept-Encoding';
+  if (encoding) headers['content-encoding'] = encoding;
+  res.writeHead(200, headers);
+  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
+  res.end(chunks.at(-1));
 }

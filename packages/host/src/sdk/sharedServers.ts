@@ -7,6 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../blueprint.js';
 import type { BuiltServer } from '../builtServer.js';
+import type { EncodedAnswer } from '../http/encodedAnswer.js';
 import { selectionToQuery, type Selection } from '../selection.js';
 import { advertiseListChanged } from './listChanged.js';
 import { abortHandler, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
@@ -17,8 +18,8 @@ export interface SharedServer {
   readonly transport: SharedExchangeTransport;
   /** Aborts the handler of an exchange whose client went away. */
   abort(id: string | number): void;
-  /** Per shared server: `tools/list` answers already encoded, by their params (see `fastPath.ts`). */
-  readonly encoded: Map<string, Buffer>;
+  /** Per shared server: `tools/list` answers already encoded, by their params (see `http/fastPath.ts`). */
+  readonly encoded: Map<string, EncodedAnswer>;
 }
 
 /** What the envelope of a request says about its client. */

@@ -7,6 +7,7 @@
  * named — and the answer, normalised to what must be equal on both paths.
  */
 import { request as httpRequest, type Agent } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { buildHost, defineExtension, defineTool, silentLogger, type McpHost } from '../../src/index.js';
@@ -92,6 +93,10 @@ export async function differentialHost(): Promise<McpHost> {
         handler: (_args, ctx) => JSON.stringify({ id: ctx.mcpReq.id, auth: ctx.http?.authInfo?.clientId ?? null, aborted: ctx.signal.aborted }),
       }),
       defineTool({ name: 'secret', description: 'Admin only.', toolset: 'admin', handler: () => 'the secret' }),
+      // Enough of a list that `tools/list` is compressed for a client that accepts it.
+      ...Array.from({ length: 40 }, (_, i) =>
+        defineTool({ name: `pad_${i}`, description: `Padding tool ${i}: makes the list long enough to be worth compressing.`, toolset: 'extra', inputSchema: { value: z.string().optional() }, handler: () => `pad ${i}` }),
+      ),
     ],
     resources: () => [
       { name: 'readme', uri: 'docs://readme', mimeType: 'text/plain', read: (uri) => ({ contents: [{ uri: uri.href, text: 'read me' }] }) },
@@ -287,7 +292,10 @@ export function requestArbitrary(maxBodyBytes: number): fc.Arbitrary<GeneratedRe
     headers: { 'content-type': contentType, accept: 'application/json, text/event-stream', ...sel.headers, ...(authorization ? { authorization } : {}), ...headers },
     body,
   });
-  const valid = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...ENVELOPES), ids, selection, auth).map(([[kind, c], meta, id, sel, a]) => base(`valid ${kind}`, sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, meta))));
+  const acceptEncoding = fc.constantFrom<string | undefined>(undefined, undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0');
+  const valid = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...ENVELOPES), ids, selection, auth, acceptEncoding).map(([[kind, c], meta, id, sel, a, encoding]) =>
+    base(`valid ${kind}`, sel, a, { ...modernHeaders(c, 'none'), ...(encoding ? { 'accept-encoding': encoding } : {}) }, JSON.stringify(message(id, c, meta))),
+  );
   const invalid = fc.tuple(fc.constantFrom(...INVALID_CALLS), ids, selection, auth).map(([[kind, c], id, sel, a]) => base(kind, sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, ENVELOPE))));
   const headers = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...HEADER_MUTATIONS), ids, selection, auth).map(([[, c], mutation, id, sel, a]) => base(`header ${mutation}`, sel, a, modernHeaders(c, mutation), JSON.stringify(message(id, c, ENVELOPE))));
   const badMeta = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...BAD_META), ids, selection, auth).map(([[, c], meta, id, sel, a]) => base('malformed _meta', sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, meta))));
@@ -323,8 +331,18 @@ export function requestArbitrary(maxBodyBytes: number): fc.Arbitrary<GeneratedRe
   );
 }
 
-/** The headers compared: every one but framing and the date. */
-const IGNORED_HEADERS = new Set(['date', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+/**
+ * The headers compared: every one but framing and the date — and the
+ * encoding: the fast path compresses a large `tools/list` for a client that
+ * accepts it (the SDK path never does), so bodies are compared decoded.
+ */
+const IGNORED_HEADERS = new Set(['date', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding', 'vary']);
+
+function decoded(body: Buffer, encoding: string | string[] | undefined): Buffer {
+  if (encoding === 'gzip') return gunzipSync(body);
+  if (encoding === 'br') return brotliDecompressSync(body);
+  return body;
+}
 
 /** An answer as compared: status, the headers that matter, and the JSON-RPC messages of the body. */
 export interface Answer {
@@ -346,7 +364,7 @@ export function send(agent: Agent, origin: URL, r: GeneratedRequest): Promise<An
       res.on('end', () => {
         const picked: Record<string, string> = {};
         for (const [name, value] of Object.entries(res.headers)) if (!IGNORED_HEADERS.has(name) && value !== undefined) picked[name] = Array.isArray(value) ? value.join(', ') : value;
-        resolve({ status: res.statusCode ?? 0, headers: picked, messages: messagesOf(Buffer.concat(chunks).toString('utf8'), picked['content-type']) });
+        resolve({ status: res.statusCode ?? 0, headers: picked, messages: messagesOf(decoded(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8'), picked['content-type']) });
       });
     });
     req.on('error', reject);
