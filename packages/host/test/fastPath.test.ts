@@ -11,7 +11,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type McpHost } from '../src/index.js';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type HostOptions, type McpHost } from '../src/index.js';
 import type { Logger } from '../src/logger.js';
 import { listen, type Listening } from './helpers/http.js';
 
@@ -72,7 +72,7 @@ function recordingLogger() {
 }
 
 function call(app: Listening, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer }> {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return fetch(app.url('/mcp'), {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name, ...headers },
@@ -88,7 +88,7 @@ afterEach(async () => {
   host = undefined;
 });
 
-async function pair(options: { logger?: Logger; telemetry?: Parameters<typeof buildHost>[1]['telemetry']; extensions?: Parameters<typeof buildHost>[0] } = {}): Promise<{ fast: Listening; sdk: Listening; host: McpHost }> {
+async function pair(options: { logger?: Logger; telemetry?: HostOptions['telemetry']; extensions?: Parameters<typeof buildHost>[0] } = {}): Promise<{ fast: Listening; sdk: Listening; host: McpHost }> {
   host = await buildHost(options.extensions ?? [tools], { logger: options.logger ?? silentLogger, ...(options.telemetry ? { telemetry: options.telemetry } : {}) });
   const fast = await listen(createMcpApp(host, { sessions: false, fastPath: true, nodeId: 'n1' }));
   const sdk = await listen(createMcpApp(host, { sessions: false, fastPath: false, nodeId: 'n1' }));

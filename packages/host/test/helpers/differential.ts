@@ -351,13 +351,28 @@ export interface Answer {
   readonly messages: unknown;
 }
 
-/** Sends one request over `agent` and reads the answer. */
-export function send(agent: Agent, origin: URL, r: GeneratedRequest): Promise<Answer> {
+/**
+ * Sends one request over `agent` and reads the answer. A connection reset is
+ * retried on a fresh connection: a server answering 413 before reading an
+ * oversized body closes the socket with bytes unread, and the client may see
+ * the reset before the answer (TCP's race, the same on both paths).
+ */
+export async function send(agent: Agent, origin: URL, r: GeneratedRequest): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sendOnce(attempt === 1 ? agent : undefined, origin, r);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET' || attempt === 5) throw error;
+    }
+  }
+}
+
+function sendOnce(agent: Agent | undefined, origin: URL, r: GeneratedRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = Buffer.from(r.body);
     const headers: Record<string, string | number> = { ...r.headers, 'content-length': body.length };
     if (headers['content-type'] === '') delete headers['content-type'];
-    const req = httpRequest({ host: origin.hostname, port: origin.port, path: r.path, method: 'POST', agent, headers }, (res) => {
+    const req = httpRequest({ host: origin.hostname, port: origin.port, path: r.path, method: 'POST', agent: agent ?? false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
