@@ -216,6 +216,13 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
           }
           resolve(true);
         },
+        closed() {
+          done = true;
+          // As the per-request path: a connection-closed exchange is answered 499 with no body.
+          if (streaming) res.end();
+          else res.writeHead(499).end();
+          resolve(true);
+        },
       },
       shared.abort,
     );

@@ -39,6 +39,8 @@ export interface ExchangeSink {
   related(message: JSONRPCMessage): void;
   /** The answer (result or error). */
   answer(message: JSONRPCMessage): void;
+  /** The transport closed before the answer (the app is closing): the SDK's per-request path answers 499 then. */
+  closed(): void;
 }
 
 /** What delivering one message did. */
@@ -115,8 +117,10 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
   override close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
+    const open = [...this.#open.values()];
     this.#open.clear();
     this.onclose?.();
+    for (const exchange of open) exchange.sink.closed();
     return Promise.resolve();
   }
 }
