@@ -234,6 +234,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   function fastDeps(scope: Scope, traced: RequestRecord | undefined): FastPathDeps {
     return {
       traced,
+      received: scope.record?.receivedBody,
       maxBodyBytes: resolved.maxBodyBytes,
       servers: sharedServers,
       stats: host.stats,

@@ -54,6 +54,8 @@ export interface FastPathDeps {
   readonly traced: RequestRecord | undefined;
   /** The host's counters (`fastAnswers`). */
   readonly stats: HostStats;
+  /** Told the parsed body once the request is authenticated, as the per-request path tells it (the access log's `logPayloads`). */
+  readonly received: ((body: unknown) => void) | undefined;
   /** Verifies the request's token (`undefined` when auth is off), or the refusal to send; `request` is called only when auth is on. */
   authenticate(request: () => Request): Promise<AuthInfo | Response | undefined>;
   /** The request's blueprint and selection, or the refusal (403 for a denied toolset, 500 when it cannot be built). */
@@ -85,6 +87,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
 
   const verified = await deps.authenticate(() => webRequest(req, undefined));
   if (verified instanceof Response) return answered(deps.write(res, verified));
+  deps.received?.(body);
   const plan = await deps.plan(verified);
   if (plan instanceof Response) return answered(deps.write(res, plan));
   const blueprint = blueprintOf(plan.built);
@@ -104,7 +107,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
     writeEncoded(req, res, encoded, message.id);
     return 'answered';
   }
-  if (!(await exchange(req, res, shared, message, verified, listKey))) return { parsed: body };
+  if (!(await exchange(req, res, shared, message, verified, listKey, deps.traced))) return { parsed: body };
   deps.stats.fastAnswers++;
   return 'answered';
 }
@@ -182,9 +185,11 @@ function webRequest(req: IncomingMessage, signal: AbortSignal | undefined): Requ
 }
 
 /** Delivers the request to the shared server and writes its answer; false when the server refused it before any handler ran. */
-function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined): Promise<boolean> {
+function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined): Promise<boolean> {
   const gone = new AbortController();
   const request = webRequest(req, gone.signal);
+  // The request spans find the record from their handler's `ctx.http.req`.
+  if (traced) attachRequestRecord(request, traced);
   return new Promise<boolean>((resolve) => {
     let streaming = false;
     let done = false;
