@@ -9,13 +9,14 @@
 // new HTTP test is included without being listed (`--list` shows them). The fast path's own tests (fastPath.*.test.ts) set the
 // option explicitly and are not run twice.
 //
-// In CI (CI set), vitest's JSON report of this run is merged into
-// .vitest-report.json, the report .ci/run's closing line is read from, so its
+// In CI (CI set), vitest writes its JSON report to .vitest-report.json (the
+// config's reporter), the report .ci/run's closing line is read from: the first
+// run's report is set aside first and merged back with this run's, so the line's
 // "N passed, M failed" counts both runs.
 //
-// Usage: node scripts/test-fast-path-off.mjs [--list]
+// Usage: node scripts/test-fast-path-off.mjs [--list] [SUBSTRING…]  (only the files whose path contains one)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,7 +24,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SERVES_HTTP = /createMcpApp|listen\(|runCommand\(|startServer\(|StreamableHTTPClientTransport/;
 const OWN_TESTS = /fastPath\.[^/]*test\.ts$/;
 const REPORT = '.vitest-report.json';
-const OFF_REPORT = '.vitest-report-fast-path-off.json';
+const FIRST_REPORT = '.vitest-report-fast-path-on.json';
 
 function testFiles(dir) {
   const out = [];
@@ -40,6 +41,10 @@ const files = ['packages', 'extensions', 'apps']
   .flatMap((top) => testFiles(path.join(root, top)))
   .filter((file) => !OWN_TESTS.test(file) && SERVES_HTTP.test(readFileSync(file, 'utf8')))
   .map((file) => path.relative(root, file))
+  .filter((file) => {
+    const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+    return only.length === 0 || only.some((part) => file.includes(part));
+  })
   .sort();
 
 if (process.argv.includes('--list')) {
@@ -49,28 +54,26 @@ if (process.argv.includes('--list')) {
 
 process.stdout.write(`\n=== the ${files.length} HTTP-serving test files again, with REACTOR_MCP_FAST_PATH=off\n`);
 const ci = Boolean(process.env.CI);
-rmSync(path.join(root, OFF_REPORT), { force: true });
-const args = ['exec', 'vitest', 'run', ...(ci ? ['--reporter=default', '--reporter=json', `--outputFile.json=${OFF_REPORT}`] : []), ...files];
-const run = spawnSync('pnpm', args, { cwd: root, stdio: 'inherit', env: { ...process.env, REACTOR_MCP_FAST_PATH: 'off' } });
+const at = (file) => path.join(root, file);
+const readReport = (file) => (existsSync(at(file)) ? JSON.parse(readFileSync(at(file), 'utf8')) : undefined);
+if (ci && existsSync(at(REPORT))) renameSync(at(REPORT), at(FIRST_REPORT));
+const run = spawnSync('pnpm', ['exec', 'vitest', 'run', ...files], { cwd: root, stdio: 'inherit', env: { ...process.env, REACTOR_MCP_FAST_PATH: 'off' } });
 
-if (ci && existsSync(path.join(root, OFF_REPORT))) {
-  const off = JSON.parse(readFileSync(path.join(root, OFF_REPORT), 'utf8'));
-  const first = existsSync(path.join(root, REPORT)) ? JSON.parse(readFileSync(path.join(root, REPORT), 'utf8')) : undefined;
-  const merged = first
-    ? {
-        ...first,
-        success: first.success && off.success,
-        numTotalTests: first.numTotalTests + off.numTotalTests,
-        numPassedTests: first.numPassedTests + off.numPassedTests,
-        numFailedTests: first.numFailedTests + off.numFailedTests,
-        numPendingTests: first.numPendingTests + off.numPendingTests,
-        numTodoTests: first.numTodoTests + off.numTodoTests,
-        numTotalTestSuites: first.numTotalTestSuites + off.numTotalTestSuites,
-        numPassedTestSuites: first.numPassedTestSuites + off.numPassedTestSuites,
-        numFailedTestSuites: first.numFailedTestSuites + off.numFailedTestSuites,
-        testResults: [...first.testResults, ...off.testResults.map((r) => ({ ...r, name: `${r.name} (fast path off)` }))],
-      }
-    : off;
-  writeFileSync(path.join(root, REPORT), JSON.stringify(merged));
+if (ci) {
+  const first = readReport(FIRST_REPORT);
+  const off = readReport(REPORT);
+  const sum = (key) => (first?.[key] ?? 0) + (off?.[key] ?? 0);
+  const keys = ['numTotalTests', 'numPassedTests', 'numFailedTests', 'numPendingTests', 'numTodoTests', 'numTotalTestSuites', 'numPassedTestSuites', 'numFailedTestSuites'];
+  if (first || off) {
+    const merged = {
+      ...(first ?? off),
+      ...Object.fromEntries(keys.map((key) => [key, sum(key)])),
+      // No report from this run (vitest could not start) counts as a failure.
+      success: (first?.success ?? true) && off !== undefined && off.success && run.status === 0,
+      testResults: [...(first?.testResults ?? []), ...(off?.testResults ?? []).map((r) => ({ ...r, name: `${r.name} (fast path off)` }))],
+    };
+    writeFileSync(at(REPORT), JSON.stringify(merged));
+  }
+  rmSync(at(FIRST_REPORT), { force: true });
 }
 process.exit(run.status ?? 1);
