@@ -3,12 +3,13 @@
  * patterns and fastmcp, side by side in one run, every server in its own
  * process on 127.0.0.1. Prints the tables docs/performance.md shows.
  *
- * Flags: `--quick` (a short smoke run), `--only throughput|memory|cold|telemetry`
+ * Flags: `--quick` (a short smoke run), `--only throughput|memory|cold|telemetry|compression`
  * (repeatable), `--rounds N`, `--slice-ms N`, `--concurrency N`.
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureColdStart } from './driver/coldStart.js';
+import { measureCompression } from './driver/compression.js';
 import { measureMemory } from './driver/memory.js';
 import { measureTelemetryOverhead } from './driver/telemetryOverhead.js';
 import { measureThroughput } from './driver/throughput.js';
@@ -24,7 +25,7 @@ const { values } = parseArgs({
   },
 });
 const quick = values.quick === true;
-const phases = new Set(values.only ?? ['throughput', 'memory', 'cold', 'telemetry']);
+const phases = new Set(values.only ?? ['throughput', 'memory', 'cold', 'telemetry', 'compression']);
 const whole = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(1, Number.parseInt(value, 10) || fallback));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -51,6 +52,7 @@ const run: RunResults = {
   telemetry: phases.has('telemetry')
     ? (log('telemetry overhead…'), await measureTelemetryOverhead({ tools: 100, rounds: quick ? 4 : 40, sliceMs: quick ? 150 : 400, concurrency: whole(values.concurrency, 8), progress: log }))
     : undefined,
+  compression: phases.has('compression') ? (log('compression…'), await measureCompression({ tools: 1000, progress: log })) : undefined,
 };
 
 const out: string[] = [];

@@ -4,6 +4,7 @@
  * it was met.
  */
 import type { ColdStartResult } from './driver/coldStart.js';
+import type { CompressionResult } from './driver/compression.js';
 import type { MemoryResult } from './driver/memory.js';
 import { formatBytes, formatRate, formatRatio, markdownTable, median, ratioSummary } from './driver/stats.js';
 import type { TelemetryOverheadResult } from './driver/telemetryOverhead.js';
@@ -15,6 +16,7 @@ export interface RunResults {
   readonly memory: { reactor: MemoryResult; sdk: MemoryResult; tools: number } | undefined;
   readonly coldStart: ColdStartResult | undefined;
   readonly telemetry?: TelemetryOverheadResult | undefined;
+  readonly compression?: CompressionResult | undefined;
 }
 
 /** One target: a name, the measured value, the goal and whether it was met. */
@@ -27,13 +29,13 @@ export interface TargetRow {
 
 const LABELS: Record<ScenarioKey, string> = {
   'list.reactor2025': 'tools/list — Reactor, 2025 stateless (server minted per request)',
-  'list.reactor2026': 'tools/list — Reactor, 2026-07-28 (server minted per request)',
+  'list.reactor2026': 'tools/list — Reactor, 2026-07-28 (fast path: answer encoded once per blueprint)',
   'list.sdk2025': 'tools/list — SDK fresh server per request, 2025 stateless',
   'list.sdk2026': 'tools/list — SDK fresh server per request, 2026-07-28',
   'list.fastmcp': 'tools/list — fastmcp, stateless',
   'list.session': 'tools/list — SDK, one long-lived session',
   'call.reactor2025': 'tools/call — Reactor, 2025 stateless (server minted per request)',
-  'call.reactor2026': 'tools/call — Reactor, 2026-07-28 (server minted per request)',
+  'call.reactor2026': 'tools/call — Reactor, 2026-07-28 (fast path: one server shared per blueprint)',
   'call.sdk2025': 'tools/call — SDK fresh server per request, 2025 stateless',
   'call.sdk2026': 'tools/call — SDK fresh server per request, 2026-07-28',
   'call.fastmcp': 'tools/call — fastmcp, stateless',
@@ -72,7 +74,7 @@ export function targetRows(run: RunResults): TargetRow[] {
       rows.push(ratioRow(t, tools, 'list.reactor2025', 'list.fastmcp', 'tools/list per request: Reactor 2025 stateless ÷ fastmcp stateless', 1));
       rows.push(ratioRow(t, tools, 'list.reactor2026', 'list.fastmcp', 'tools/list per request: Reactor 2026-07-28 ÷ fastmcp stateless', 1));
       rows.push(ratioRow(t, tools, 'call.reactor2025', 'call.session', 'tools/call per request: Reactor 2025 stateless ÷ one long-lived SDK session', 0.6));
-      rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.session', 'tools/call per request: Reactor 2026-07-28 ÷ one long-lived SDK session', 0.6));
+      rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.session', 'tools/call per request: Reactor 2026-07-28 ÷ one long-lived SDK session', 1.5));
       rows.push(ratioRow(t, tools, 'call.reactor2025', 'call.fastmcp', 'tools/call per request: Reactor 2025 stateless ÷ fastmcp stateless', 1));
       rows.push(ratioRow(t, tools, 'call.reactor2026', 'call.fastmcp', 'tools/call per request: Reactor 2026-07-28 ÷ fastmcp stateless', 1));
       rows.push(ratioRow(t, tools, 'call.reactorMiddleware2026', 'call.reactorMiddlewareOff2026', 'tools/call per request, 2026-07-28: one no-op middleware on ÷ off (one process)', 0.9));
@@ -100,6 +102,15 @@ export function targetRows(run: RunResults): TargetRow[] {
       measured: `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s)`,
       goal: '≥ 0.9×',
       met: r.median >= 0.9,
+    });
+  }
+  const z = run.compression;
+  if (z) {
+    rows.push({
+      target: `tools/list at ${z.tools} tools, bytes on the wire: Accept-Encoding br ÷ none`,
+      measured: `${(z.br / z.plain).toFixed(3)} (${formatBytes(z.br)} vs ${formatBytes(z.plain)}; gzip ${(z.gzip / z.plain).toFixed(3)})`,
+      goal: '≤ 0.15',
+      met: z.br / z.plain <= 0.15,
     });
   }
   const c = run.coldStart;

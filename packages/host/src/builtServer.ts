@@ -38,10 +38,22 @@ export interface Minter {
   mint(selection: Selection): Promise<McpServer>;
 }
 
+const BLUEPRINTS = new WeakMap<BuiltServer, Blueprint>();
+
+/** @internal The blueprint behind a built server (for the HTTP app's fast path, which shares servers per blueprint). */
+export function blueprintOf(built: BuiltServer): Blueprint | undefined {
+  return BLUEPRINTS.get(built);
+}
+
+function remember(built: BuiltServer, blueprint: Blueprint | undefined): BuiltServer {
+  if (blueprint) BLUEPRINTS.set(built, blueprint);
+  return built;
+}
+
 /** The built server of a blueprint, for the selection that first asked for it. */
 export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>, selection: Selection, minter: Minter): BuiltServer {
   let first: McpServer | undefined;
-  return {
+  return remember({
     get server(): McpServer {
       return (first ??= minter.now(selection));
     },
@@ -53,12 +65,12 @@ export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>
     key: blueprint.key,
     revision: blueprint.revision,
     createServer: (options) => minter.mint(options?.selection ?? selection),
-  };
+  }, blueprint);
 }
 
 /** A copy for a selection with other unknown names: shares the blueprint and `server`. */
 export function withUnknown(built: BuiltServer, unknown: ReadonlySet<string>, selection: Selection): BuiltServer {
-  return {
+  return remember({
     get server(): McpServer {
       return built.server;
     },
@@ -70,5 +82,5 @@ export function withUnknown(built: BuiltServer, unknown: ReadonlySet<string>, se
     key: built.key,
     revision: built.revision,
     createServer: (options) => built.createServer({ selection: options?.selection ?? selection }),
-  };
+  }, blueprintOf(built));
 }

@@ -32,6 +32,7 @@ describe('parseCommandOptions', () => {
       ignoreQueryKeys: [],
       allowedHosts: undefined,
       toolsetsTool: true,
+      fastPath: true,
       sessions: true,
       readOnly: false,
       logLevel: 'info',
@@ -133,6 +134,12 @@ describe('parseCommandOptions', () => {
     expect(parseCommandOptions([], { REACTOR_MCP_LOG_PAYLOADS: '1' }).logPayloads).toBe(true);
     expect(parseCommandOptions([], { REACTOR_MCP_LOG_PAYLOADS: 'off' }).logPayloads).toBe(false);
     expect(optionError(() => parseCommandOptions([], { REACTOR_MCP_LOG_PAYLOADS: 'loud' }))).toContain('REACTOR_MCP_LOG_PAYLOADS');
+  });
+
+  it('reads --[no-]fast-path and REACTOR_MCP_FAST_PATH (the app\'s fast path, default on)', () => {
+    expect(parseCommandOptions(['--no-fast-path'], {}).fastPath).toBe(false);
+    expect(parseCommandOptions([], { REACTOR_MCP_FAST_PATH: 'off' }).fastPath).toBe(false);
+    expect(parseCommandOptions(['--fast-path'], { REACTOR_MCP_FAST_PATH: 'off' }).fastPath).toBe(true);
   });
 
   it('reads --read-only and REACTOR_MCP_READ_ONLY (the operator\'s read-only bound)', () => {

@@ -52,6 +52,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
     ignoreQueryKeys: options.ignoreQueryKeys,
     sessions: options.sessions,
+    ...(options.fastPath ? {} : { fastPath: false }),
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.logPayloads ? { logPayloads: true } : {}),
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),

@@ -27,6 +27,8 @@ export interface CommandOptions {
   /** Public host names accepted in the Host header (behind a reverse proxy); undefined: the app's default. */
   readonly allowedHosts: readonly string[] | undefined;
   readonly toolsetsTool: boolean;
+  /** The HTTP app's fast path (`createMcpApp`'s `fastPath`); default on. */
+  readonly fastPath: boolean;
   readonly sessions: boolean;
   /** Serve only read-only tools on every request; no URL or header can loosen it. */
   readonly readOnly: boolean;
@@ -85,6 +87,8 @@ const FLAGS = {
   'remote-url': { type: 'string' },
   'toolsets-tool': { type: 'boolean' },
   'no-toolsets-tool': { type: 'boolean' },
+  'fast-path': { type: 'boolean' },
+  'no-fast-path': { type: 'boolean' },
   sessions: { type: 'boolean' },
   stateless: { type: 'boolean' },
   'read-only': { type: 'boolean' },
@@ -133,6 +137,8 @@ Options (flags win over environment variables):
                                                           is installed)
   --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
   --sessions | --stateless    REACTOR_MCP_SESSIONS        default sessions on
+  --[no-]fast-path            REACTOR_MCP_FAST_PATH       default on: 2026-07-28 list/call/read/get requests served by
+                                                          a server shared per blueprint (off: the SDK's per-request path)
   --read-only                 REACTOR_MCP_READ_ONLY       serve only tools annotated readOnlyHint: true, on every
                                                           request; no URL or header can loosen it (default off)
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
@@ -313,6 +319,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     ignoreQueryKeys: ignoreQueryKeys.map((k) => k.trim()),
     allowedHosts: allowedHosts === undefined ? undefined : [...new Set(allowedHosts)],
     toolsetsTool: toggle('toolsets-tool', 'no-toolsets-tool', 'REACTOR_MCP_TOOLSETS_TOOL', true),
+    fastPath: toggle('fast-path', 'no-fast-path', 'REACTOR_MCP_FAST_PATH', true),
     sessions: toggle('sessions', 'stateless', 'REACTOR_MCP_SESSIONS', true),
     readOnly: toggle('read-only', undefined, 'REACTOR_MCP_READ_ONLY', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),

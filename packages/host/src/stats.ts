@@ -21,11 +21,13 @@ export interface HostStats {
   listRenders: number;
   /** Views of a blueprint narrowed by a tool filter (`tools=`, `exclude_tools=`, read-only). */
   views: number;
+  /** Requests the HTTP app's fast path answered (the rest took the SDK's per-request path). */
+  fastAnswers: number;
 }
 
 /** Fresh counters, all zero. */
 export function createStats(): HostStats {
-  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0 };
+  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0 };
 }
 
 /** A copy of the counters, for before/after comparisons in tests. */

@@ -157,7 +157,8 @@ describe('a per-request server does the same work at 10 and at 1000 tools', () =
         return server;
       };
       const host = await buildHost([catalogue(count)], { logger: silentLogger, serverFactory });
-      hosts[count] = { host, app: await listen(createMcpApp(host, { sessions: false })), minted };
+      // The SDK's per-request path (the fast path shares one server per blueprint: below).
+      hosts[count] = { host, app: await listen(createMcpApp(host, { sessions: false, fastPath: false })), minted };
     }
   });
   afterAll(async () => {
@@ -186,6 +187,27 @@ describe('a per-request server does the same work at 10 and at 1000 tools', () =
     expect(spent[1000]).toEqual(spent[10]);
     expect(spent[1000]).toMatchObject({ mints: 1, toolRegistrations: 0, schemaConversions: 0, listRenders: 0, resolutions: 0, blueprints: 0 });
     expect(owned[1000]).toBe(owned[10]);
+  });
+});
+
+describe('the fast path mints nothing per request', () => {
+  it.each(['tools/call', 'tools/list'] as const)('%s (2026): no mint, registration, conversion, render or resolution at 10 or 1000 tools', async (method) => {
+    for (const count of [10, 1000]) {
+      const host = await buildHost([catalogue(count)], { logger: silentLogger });
+      const app = await listen(createMcpApp(host, { sessions: false, fastPath: true }));
+      try {
+        const tool = `tool_${count - 1}`;
+        await perRequest(app, '2026', method, tool); // warm: the blueprint and its shared server exist after the first request
+        const before = snapshotStats(host.stats);
+        const result = await perRequest(app, '2026', method, tool);
+        if (method === 'tools/list') expect((result.tools as unknown[]).length).toBe(count);
+        else expect(result.content).toEqual([{ type: 'text', text: `${tool}: q` }]);
+        expect(statsSince(before, host.stats)).toMatchObject({ mints: 0, toolRegistrations: 0, schemaConversions: 0, listRenders: 0, resolutions: 0, blueprints: 0 });
+      } finally {
+        await app.close();
+        await host.stop();
+      }
+    }
   });
 });
 

@@ -21,6 +21,8 @@ import { healthzResponse, toolsetsBody } from './infoRoutes.js';
 import { publishHostChanges } from './listChanged.js';
 import { resolveAppOptions, type McpAppOptions } from './options.js';
 import { McpEndpoint } from './protocol.js';
+import { serveFast, type FastPathDeps } from './fastPath.js';
+import { SharedServers } from '../sdk/sharedServers.js';
 import { pathTail, requestSelection, selectionHeaderValues, splitTarget, toolFilterHeaderValues, type SelectionSources } from './requestSelection.js';
 import { SERVER_CARD_SUFFIX, serverCard, serverCardResponse } from './serverCard.js';
 import { SessionStore } from './sessions.js';
@@ -120,6 +122,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const bus = options.bus ?? new InMemoryServerEventBus((error) => logger.error({ err: error }, `a listen-stream listener failed: ${error.message}`));
   const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus);
   const stopPublishing = publishHostChanges(host, bus, (error) => logger.warn({ err: error instanceof Error ? error : undefined }, `telling this replica's sessions of another replica's resource update failed: ${errorMessage(error)}`));
+  const fastPathOn = resolved.fastPath;
+  const sharedServers = new SharedServers();
   let closing: Promise<void> | undefined;
 
   function match(pathname: string, method: string, accept: string | undefined): Route | undefined {
@@ -226,6 +230,27 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     return await render(context);
   }
 
+  /** What the fast path asks of the app for one request: the same auth, selection and blueprint as the per-request path. */
+  function fastDeps(scope: Scope, traced: RequestRecord | undefined): FastPathDeps {
+    return {
+      traced,
+      received: scope.record?.receivedBody,
+      maxBodyBytes: resolved.maxBodyBytes,
+      servers: sharedServers,
+      stats: host.stats,
+      authenticate: async (request) => (auth ? await auth.verify(request()) : undefined),
+      plan: async (authInfo) => {
+        const outcome = await endpoint.plan({
+          tenant: scope.tenant,
+          resolveSelection: () => selectionFor(scope, authInfo),
+          ...(scope.record ? { served: (toolsets: ReadonlySet<string>) => void (scope.record!.toolsets = [...toolsets].join(',')) } : {}),
+        });
+        return outcome;
+      },
+      write: writeResponse,
+    };
+  }
+
   async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown, record: RequestRecord | undefined): Promise<void> {
     if (resolved.nodeId !== undefined) res.setHeader('x-reactor-node', resolved.nodeId);
     const target = splitTarget(req.url);
@@ -283,6 +308,12 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       return dispatch(scope, request);
     };
     const handler = toNodeHandler({ fetch }, { onerror, maxRequestBodySize: resolved.maxBodyBytes });
+    if (fastPathOn && route.kind === 'mcp' && method === 'POST' && parsedBody === undefined) {
+      const outcome = await serveFast(req, res, fastDeps(scope, traced));
+      if (outcome === 'answered') return;
+      if (outcome && 'raw' in outcome) return await handler(replayed(req, outcome.raw), res);
+      if (outcome) return await handler(req, res, outcome.parsed);
+    }
     await handler(req, res, parsedBody);
   }
 
@@ -310,11 +341,31 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
         timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
         timer.unref();
       });
-      await Promise.race([Promise.allSettled([endpoint.close(), sessions?.close(CLOSE_TIMEOUT_MS)]), bound]);
+      await Promise.race([Promise.allSettled([endpoint.close(), sharedServers.close(), sessions?.close(CLOSE_TIMEOUT_MS)]), bound]);
       clearTimeout(timer);
       logger.debug({}, 'MCP app closed');
     })());
   return app;
+}
+
+/** The request with its body, already read, to be read again (by the per-request path after the fast path gave up). */
+function replayed(req: IncomingMessage, body: Buffer): IncomingMessage {
+  return Object.create(req, {
+    [Symbol.asyncIterator]: {
+      value: function* () {
+        yield body;
+      },
+    },
+  }) as IncomingMessage;
+}
+
+/** Writes a fetch `Response` the app made on the Node response (a refusal on the fast path: small, never streamed). */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  res.writeHead(response.status, headers);
+  res.end(body);
 }
 
 /** A body an Express/connect body parser already consumed (`req.body`), so the stream is not read again. */

@@ -145,6 +145,15 @@ export interface McpAppOptions {
   readonly tokenCounter?: TokenCounter;
   /** The MCP Server Card at `{path}/server-card`; `false` to serve none. Default: on, described from the host. */
   readonly serverCard?: boolean | ServerCardOptions;
+  /**
+   * The fast path for 2026-07-28 `tools/list`, `tools/call`, `resources/list`,
+   * `resources/read`, `prompts/list` and `prompts/get` requests: answered by a
+   * server shared per blueprint, from the Node request, with no per-request
+   * server, transport or fetch conversion; anything else falls through to the
+   * SDK's per-request path, which answers identically (docs/performance.md).
+   * Default `true`, unless the environment says `REACTOR_MCP_FAST_PATH=off`.
+   */
+  readonly fastPath?: boolean;
 }
 
 /**
@@ -177,6 +186,7 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   accessLog: true,
   logPayloads: true,
   sessionRegistry: true,
+  fastPath: true,
 };
 
 /** One `/healthz` check (see `McpAppOptions.healthChecks`). */
@@ -207,6 +217,7 @@ export interface ResolvedAppOptions {
   readonly accessLog: boolean;
   readonly logPayloads: boolean;
   readonly sessionRegistry: SessionRegistry | undefined;
+  readonly fastPath: boolean;
 }
 
 function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
@@ -321,7 +332,20 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     accessLog: options.accessLog !== false,
     logPayloads: options.logPayloads === true,
     sessionRegistry: sessionRegistryOption(options.sessionRegistry, sessions !== undefined),
+    fastPath: fastPathOption(options.fastPath),
   };
+}
+
+/** The environment's word on the fast path when the option is not given: `REACTOR_MCP_FAST_PATH=off` (or `false`, `0`) turns it off. */
+export function fastPathFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.REACTOR_MCP_FAST_PATH?.trim().toLowerCase();
+  return !(value === 'off' || value === 'false' || value === '0');
+}
+
+function fastPathOption(value: unknown): boolean {
+  if (value === undefined) return fastPathFromEnv();
+  if (typeof value !== 'boolean') throw invalid('fastPath', 'is not a boolean', value, 'true (the default) or false', 'or set REACTOR_MCP_FAST_PATH=off');
+  return value;
 }
 
 const REGISTRY_METHODS = ['record', 'claim', 'touch', 'end', 'release'] as const;

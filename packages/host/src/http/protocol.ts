@@ -158,8 +158,8 @@ export class McpEndpoint {
     return await this.stateless(request, options);
   }
 
-  /** Resolves the selection and builds (or finds cached) its blueprint. */
-  private async plan(r: EndpointRequest): Promise<Plan | Response> {
+  /** Resolves the selection and builds (or finds cached) its blueprint (the fast path's too). */
+  async plan(r: Pick<EndpointRequest, 'tenant' | 'resolveSelection' | 'served'>): Promise<Plan | Response> {
     const resolved = r.resolveSelection();
     if (resolved instanceof Response) return resolved;
     const { selection, denied, readOnly } = resolved;

@@ -1,0 +1,261 @@
+/**
+ * The fast path: the 2026-07-28 requests that dominate hosted traffic —
+ * `tools/list`, `tools/call`, `resources/list`, `resources/read`,
+ * `prompts/list`, `prompts/get` on POST without a session — answered from
+ * the Node request directly: the body read once, the SDK's classifier asked
+ * for the era, the blueprint's shared server (`sdk/sharedServers.ts`) asked
+ * for the answer, which is written once with `res.end`. `tools/list`
+ * answers are encoded once per shared server and replayed as bytes —
+ * compressed once, too, for a client that accepts gzip or Brotli
+ * (`encodedAnswer.ts`).
+ *
+ * The SDK's per-request path stays the truth: anything the fast path is not
+ * sure of falls through to it unchanged, before anything ran — another
+ * protocol version or era, a header the SDK would refuse or check further,
+ * a progress token (streamed progress), a chunked or oversized body, an
+ * unknown tool, a blueprint with `onServer` hooks (they may register tools
+ * with scope challenges or header declarations), an `x-mcp-header`
+ * declaration, and every refusal the SDK's server makes before a handler
+ * runs. `fastPath.differential.test.ts` sends the same generated requests to
+ * an app with the fast path and one without and compares the answers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyInboundRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import type { Blueprint } from '../blueprint.js';
+import { blueprintOf } from '../builtServer.js';
+import type { BuiltServer } from '../host.js';
+import type { Selection } from '../selection.js';
+import { attachRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
+import type { HostStats } from '../stats.js';
+import type { SharedServer, SharedServers } from '../sdk/sharedServers.js';
+import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
+
+/** The one revision the fast path serves (others fall through to the SDK, which knows them all). */
+export const FAST_REVISION = '2026-07-28';
+
+const FAST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']);
+/** Where `Mcp-Name` comes from, per method (the SDK cross-checks it against the body). */
+const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** Encoded `tools/list` answers kept per shared server (one per distinct params object). */
+const MAX_ENCODED_LISTS = 16;
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+/** The SDK answers this handler-raised error with HTTP 400, every other handler error with 200. */
+const MISSING_CLIENT_CAPABILITY = -32021;
+
+/** How a request the fast path gives up on reaches the per-request path. */
+export type FallThrough = { readonly parsed: unknown } | { readonly raw: Buffer } | undefined;
+
+/** What the fast path needs of the app. */
+export interface FastPathDeps {
+  readonly maxBodyBytes: number;
+  readonly servers: SharedServers;
+  /** The request's record when spans are recorded: attached to the `Request` handlers see (`ctx.http.req`), as the per-request path does. */
+  readonly traced: RequestRecord | undefined;
+  /** The host's counters (`fastAnswers`). */
+  readonly stats: HostStats;
+  /** Told the parsed body once the request is authenticated, as the per-request path tells it (the access log's `logPayloads`). */
+  readonly received: ((body: unknown) => void) | undefined;
+  /** Verifies the request's token (`undefined` when auth is off), or the refusal to send; `request` is called only when auth is on. */
+  authenticate(request: () => Request): Promise<AuthInfo | Response | undefined>;
+  /** The request's blueprint and selection, or the refusal (403 for a denied toolset, 500 when it cannot be built). */
+  plan(authInfo: AuthInfo | undefined): Promise<{ readonly built: BuiltServer; readonly selection: Selection } | Response>;
+  /** Writes a `Response` the app made (a refusal) on the Node response. */
+  write(res: ServerResponse, response: Response): Promise<void>;
+}
+
+/**
+ * Answers one request on the fast path. Resolves `'answered'`, or how to
+ * hand it to the per-request path: `undefined` (the body was not read), the
+ * parsed body, or the raw bytes read.
+ */
+export async function serveFast(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps): Promise<'answered' | FallThrough> {
+  const headers = req.headers;
+  if (headers['mcp-session-id'] !== undefined || headers['mcp-protocol-version'] !== FAST_REVISION || !isJsonContentType(headers['content-type'])) return undefined;
+  const length = Number(headers['content-length']);
+  if (headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(length) || length <= 0 || length > deps.maxBodyBytes) return undefined;
+
+  const raw = await readBody(req, length);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { raw };
+  }
+  const message = fastMessage(body, req);
+  if (!message) return { parsed: body };
+
+  const verified = await deps.authenticate(() => webRequest(req, undefined));
+  if (verified instanceof Response) return answered(deps.write(res, verified));
+  deps.received?.(body);
+  const plan = await deps.plan(verified);
+  if (plan instanceof Response) return answered(deps.write(res, plan));
+  const blueprint = blueprintOf(plan.built);
+  if (!blueprint || !servable(blueprint, message)) return { parsed: body };
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const pending = deps.servers.serverFor(plan.built, blueprint, plan.selection, FAST_REVISION, {
+    clientInfo: meta?.['io.modelcontextprotocol/clientInfo'],
+    clientCapabilities: meta?.['io.modelcontextprotocol/clientCapabilities'],
+  });
+  const shared = pending instanceof Promise ? await pending : pending;
+  if (!shared) return { parsed: body };
+
+  const listKey = message.method === 'tools/list' && !blueprint.middleware['tools/list'] ? JSON.stringify(message.params ?? null) : undefined;
+  const encoded = listKey === undefined ? undefined : shared.encoded.get(listKey);
+  if (encoded) {
+    deps.stats.fastAnswers++;
+    writeEncoded(req, res, encoded, message.id);
+    return 'answered';
+  }
+  if (!(await exchange(req, res, shared, message, verified, listKey, deps.traced))) return { parsed: body };
+  deps.stats.fastAnswers++;
+  return 'answered';
+}
+
+const answered = async (writing: Promise<void>): Promise<'answered'> => {
+  await writing;
+  return 'answered';
+};
+
+/** The body, exactly `length` bytes as announced (a shorter one is what the per-request path would see too). */
+async function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    received += chunk.length;
+  }
+  return chunks.length === 1 && received === length ? chunks[0]! : Buffer.concat(chunks, received);
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The request when it is one the fast path serves and the SDK's header ladder would pass as it stands; else `undefined`. */
+function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | undefined {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || !FAST_METHODS.has(body.method)) return undefined;
+  if (!(typeof body.id === 'number' || typeof body.id === 'string')) return undefined;
+  const params = body.params;
+  if (params !== undefined && !isPlainObject(params)) return undefined;
+  const headers = req.headers;
+  if (headers['mcp-method'] !== body.method) return undefined;
+  const nameField = NAME_FIELD[body.method];
+  const name = nameField === undefined ? undefined : params?.[nameField];
+  // Exactly the name in plain text (no Base64 sentinel, no padding): anything else the SDK decides.
+  if (nameField === undefined ? headers['mcp-name'] !== undefined : typeof name !== 'string' || headers['mcp-name'] !== name || /[^\x21-\x7e]/.test(name)) return undefined;
+  const meta = params?._meta;
+  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined)) return undefined;
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    body,
+    protocolVersionHeader: FAST_REVISION,
+    mcpMethodHeader: body.method,
+    ...(typeof headers['mcp-name'] === 'string' ? { mcpNameHeader: headers['mcp-name'] } : {}),
+  });
+  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.revision !== FAST_REVISION) return undefined;
+  return body as unknown as JSONRPCRequest;
+}
+
+/** Whether the shared server answers this request as a per-request server would. */
+function servable(blueprint: Blueprint, message: JSONRPCRequest): boolean {
+  // A hook may register tools, resources or prompts on its server with scope challenges or header declarations the SDK acts on per request.
+  if (blueprint.participants.some((p) => typeof p.extension.onServer === 'function')) return false;
+  if (message.method !== 'tools/call') return true;
+  const tool = blueprint.toolIndex.get(String((message.params as { name?: unknown }).name));
+  // An unknown tool is the SDK's to refuse; a declared `x-mcp-header` its to check against the headers.
+  return tool !== undefined && !declaresMcpHeaders(tool.input?.json);
+}
+
+const declared = new WeakMap<object, boolean>();
+function declaresMcpHeaders(schema: object | undefined): boolean {
+  if (!schema) return false;
+  let known = declared.get(schema);
+  if (known === undefined) declared.set(schema, (known = JSON.stringify(schema).includes('x-mcp-header')));
+  return known;
+}
+
+/** The fetch `Request` handlers see as `ctx.http.req` (and the auth gate reads): the Node request's URL and headers. */
+function webRequest(req: IncomingMessage, signal: AbortSignal | undefined): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers, ...(signal ? { signal } : {}) });
+}
+
+/** Delivers the request to the shared server and writes its answer; false when the server refused it before any handler ran. */
+function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined): Promise<boolean> {
+  const gone = new AbortController();
+  const request = webRequest(req, gone.signal);
+  // The request spans find the record from their handler's `ctx.http.req`.
+  if (traced) attachRequestRecord(request, traced);
+  return new Promise<boolean>((resolve) => {
+    let streaming = false;
+    let done = false;
+    const outcome = shared.transport.exchange(
+      message,
+      { request, authInfo },
+      {
+        related(related: JSONRPCMessage) {
+          if (!streaming) res.writeHead(200, SSE_HEADERS);
+          streaming = true;
+          res.write(`event: message\ndata: ${JSON.stringify(related)}\n\n`);
+        },
+        answer(answer: JSONRPCMessage) {
+          done = true;
+          const text = JSON.stringify(answer);
+          if (streaming) res.end(`event: message\ndata: ${text}\n\n`);
+          else {
+            const head = listKey !== undefined && 'result' in answer && shared.encoded.size < MAX_ENCODED_LISTS ? headOf(text, message.id) : undefined;
+            if (head) {
+              const encoded = new EncodedAnswer(head);
+              shared.encoded.set(listKey!, encoded);
+              writeEncoded(req, res, encoded, message.id);
+              return resolve(true);
+            }
+            const status = 'error' in answer && answer.error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
+            const bytes = Buffer.from(text);
+            res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length });
+            res.end(bytes);
+          }
+          resolve(true);
+        },
+        closed() {
+          done = true;
+          // As the per-request path: a connection-closed exchange is answered 499 with no body.
+          if (streaming) res.end();
+          else res.writeHead(499).end();
+          resolve(true);
+        },
+      },
+      shared.abort,
+    );
+    if (outcome.kind === 'refused') return resolve(false);
+    res.once('close', () => {
+      if (done) return;
+      gone.abort();
+      outcome.cancel();
+      resolve(true);
+    });
+  });
+}
+
+/** An answer's bytes without its id: `{"result":…,"jsonrpc":"2.0","id":` — the id and `}` are added per request. */
+function headOf(text: string, id: string | number): Buffer | undefined {
+  const tail = `${JSON.stringify(id)}}`;
+  return text.endsWith(`"id":${tail}`) ? Buffer.from(text.slice(0, -tail.length)) : undefined;
+}
+
+/** Writes an encoded answer, compressed when it is large and the client accepts gzip or Brotli. */
+function writeEncoded(req: IncomingMessage, res: ServerResponse, encoded: EncodedAnswer, id: string | number): void {
+  const large = encoded.head.length >= COMPRESS_MIN_BYTES;
+  const encoding = large ? acceptedEncoding(req.headers['accept-encoding']) : undefined;
+  const chunks = encoded.chunks(id, encoding);
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': chunks.reduce((n, c) => n + c.length, 0) };
+  if (large) headers.vary = 'Accept-Encoding';
+  if (encoding) headers['content-encoding'] = encoding;
+  res.writeHead(200, headers);
+  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
+  res.end(chunks.at(-1));
+}

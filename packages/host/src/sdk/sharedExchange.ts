@@ -1,0 +1,165 @@
+/**
+ * One minted SDK server answering many 2026-07-28 HTTP exchanges at once —
+ * the HTTP app's fast path (`http/fastPath.ts`).
+ *
+ * The SDK's own per-request serving mints a server and a transport for every
+ * request and converts the exchange to and from fetch `Request`/`Response`
+ * objects and web streams. The fast path keeps the SDK as the one place where
+ * the protocol happens — request validation, the server's handlers (the tool
+ * table, middleware, time limits, spans), result encoding — and drops only
+ * the per-request scaffolding: a server minted once per blueprint, selection,
+ * revision and client identity stays connected to this transport, which
+ * delivers each exchange's message and routes the answer (and anything
+ * streamed before it) back to that exchange by its JSON-RPC id.
+ *
+ * It extends the SDK's `PerRequestHTTPServerTransport` because the server
+ * binds itself to the classified 2026-07-28 revision only when connected to
+ * one; every exchange method is its own. A request the server refuses while
+ * the message is being delivered (before any handler runs: an era mismatch,
+ * an unknown method, a bad envelope) is reported as `refused`, so the caller
+ * can let the SDK's per-request path answer it — with the HTTP status the SDK
+ * gives those refusals — having run nothing.
+ */
+import {
+  PerRequestHTTPServerTransport,
+  SdkError,
+  SdkErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type McpServer,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+
+/** Where an exchange's outgoing messages go. */
+export interface ExchangeSink {
+  /** A message related to the request before its answer (a log line, progress): the SDK streams these as SSE. */
+  related(message: JSONRPCMessage): void;
+  /** The answer (result or error). */
+  answer(message: JSONRPCMessage): void;
+  /** The transport closed before the answer (the app is closing): the SDK's per-request path answers 499 then. */
+  closed(): void;
+}
+
+/** What delivering one message did. */
+export type ExchangeOutcome = { readonly kind: 'dispatched'; cancel(): void } | { readonly kind: 'refused' };
+
+type Classification = ConstructorParameters<typeof PerRequestHTTPServerTransport>[0]['classification'];
+
+interface OpenExchange {
+  readonly sink: ExchangeSink;
+  refused: boolean;
+}
+
+/** The multi-exchange transport one shared server stays connected to. */
+export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
+  /** In flight, by the client's own id (handlers, spans and logs see the id the client sent, as on the per-request path). */
+  readonly #open = new Map<string | number, OpenExchange>();
+  /** The exchange whose message is being delivered: an answer sent now comes from the server's ladder, not a handler. */
+  #delivering: OpenExchange | undefined;
+  #closed = false;
+
+  constructor(classification: Classification) {
+    super({ classification, responseMode: 'auto' });
+  }
+
+  /**
+   * Delivers one request. Refused when the server answered it with an error
+   * while the message was being delivered (no handler ran), when another
+   * exchange with the same id is in flight on this server (two clients'
+   * ids may meet; the per-request path serves the second), or when this
+   * transport is closed.
+   */
+  exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: string | number) => void): ExchangeOutcome {
+    const id = message.id;
+    if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
+    const open: OpenExchange = { sink, refused: false };
+    this.#open.set(id, open);
+    const classification = (this as unknown as { _classification: Classification })._classification;
+    this.#delivering = open;
+    try {
+      this.onmessage(message, { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
+    } finally {
+      this.#delivering = undefined;
+    }
+    if (open.refused) return { kind: 'refused' };
+    return {
+      kind: 'dispatched',
+      cancel: () => {
+        if (this.#open.get(id) !== open) return;
+        this.#open.delete(id);
+        abort(id);
+      },
+    };
+  }
+
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isAnswer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const id = isAnswer ? message.id : options?.relatedRequestId;
+    const open = id === undefined ? undefined : this.#open.get(id);
+    if (!open) return Promise.resolve();
+    if (!isAnswer) {
+      open.sink.related(message);
+      return Promise.resolve();
+    }
+    this.#open.delete(id!);
+    // Sent synchronously from within `onmessage`: the server refused the message before any handler ran.
+    if (open === this.#delivering) {
+      open.refused = true;
+      return Promise.resolve();
+    }
+    open.sink.answer(message);
+    return Promise.resolve();
+  }
+
+  override close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    const open = [...this.#open.values()];
+    this.#open.clear();
+    this.onclose?.();
+    for (const exchange of open) exchange.sink.closed();
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Aborts the in-flight handler of request `id` on `server` the way the
+ * SDK's per-request path does when its client goes away (the transport
+ * closes: `ctx.mcpReq.signal` aborts with a connection-closed error). The
+ * SDK keeps the controllers on the protocol instance; reached here, in the
+ * SDK boundary folder, and checked by `sharedExchange.test.ts`.
+ */
+export function abortHandler(server: McpServer, id: string | number): void {
+  const controllers = (server.server as unknown as { _requestHandlerAbortControllers?: Map<string | number, AbortController> })._requestHandlerAbortControllers;
+  controllers?.get(id)?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+}
+
+/**
+ * Makes `server` serve the 2026-07-28 `revision` when connected to a
+ * per-request-classified transport, as the SDK's per-request entry does for
+ * each server it serves (its package-internal `installModernOnlyHandlers`):
+ * the revision joins the server's supported versions (without it the server
+ * stays unbound) and `server/discover` is answered. Checked by
+ * `sharedExchange.test.ts` against the SDK's own per-request answers.
+ */
+export function serveModernRevision(server: McpServer, revision: string): void {
+  const low = server.server as unknown as { _supportedProtocolVersions?: string[]; _ondiscover?: () => unknown };
+  const versions = low._supportedProtocolVersions;
+  if (!Array.isArray(versions) || typeof low._ondiscover !== 'function') return;
+  if (!versions.includes(revision)) low._supportedProtocolVersions = [...versions, revision];
+  server.server.setRequestHandler('server/discover', () => (low._ondiscover as () => never)());
+}
+
+/**
+ * Seeds a shared server with the client identity of the per-request envelope,
+ * as the SDK's per-request path does for each of its servers (shared servers
+ * are keyed by that identity, so it never changes under a server).
+ */
+export function seedClientIdentity(server: McpServer, clientInfo: unknown, clientCapabilities: unknown): void {
+  const low = server.server as unknown as { _clientCapabilities?: unknown; _clientVersion?: unknown };
+  if (clientCapabilities !== undefined) low._clientCapabilities = clientCapabilities;
+  if (clientInfo !== undefined) low._clientVersion = clientInfo;
+}

@@ -1,0 +1,77 @@
+/**
+ * The fast path's servers: minted once per (blueprint, selection, revision,
+ * client identity) and kept connected to a {@link SharedExchangeTransport},
+ * instead of once per request. Held weakly by blueprint, so a rebuilt
+ * blueprint's servers go with it; closed with the app.
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { Blueprint } from '../blueprint.js';
+import type { BuiltServer } from '../builtServer.js';
+import type { EncodedAnswer } from '../http/encodedAnswer.js';
+import { selectionToQuery, type Selection } from '../selection.js';
+import { advertiseListChanged } from './listChanged.js';
+import { abortHandler, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
+
+/** One shared server and its transport. */
+export interface SharedServer {
+  readonly server: McpServer;
+  readonly transport: SharedExchangeTransport;
+  /** Aborts the handler of an exchange whose client went away. */
+  abort(id: string | number): void;
+  /** Per shared server: `tools/list` answers already encoded, by their params (see `http/fastPath.ts`). */
+  readonly encoded: Map<string, EncodedAnswer>;
+}
+
+/** What the envelope of a request says about its client. */
+export interface ClientIdentity {
+  readonly clientInfo: unknown;
+  readonly clientCapabilities: unknown;
+}
+
+/** More identities than this per blueprint (a client varying its envelope per request) are served by the per-request path. */
+const MAX_SERVERS_PER_BLUEPRINT = 32;
+
+export class SharedServers {
+  private readonly byBlueprint = new WeakMap<Blueprint, Map<string, Promise<SharedServer | undefined>>>();
+  private readonly open = new Set<McpServer>();
+  private closed = false;
+
+  /** The shared server for this request, minted on first use; `undefined` when there is none to be had (the caller falls through). */
+  serverFor(built: BuiltServer, blueprint: Blueprint, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> | SharedServer | undefined {
+    if (this.closed) return undefined;
+    let servers = this.byBlueprint.get(blueprint);
+    if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Promise<SharedServer | undefined>>()));
+    const key = JSON.stringify([selectionToQuery(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
+    const known = servers.get(key);
+    if (known) return known;
+    if (servers.size >= MAX_SERVERS_PER_BLUEPRINT) return undefined;
+    const made = this.mint(built, selection, revision, identity);
+    servers.set(key, made);
+    // A failed mint is not remembered: the next request tries again.
+    made.then((shared) => (shared ? undefined : servers.delete(key)), () => servers.delete(key));
+    return made;
+  }
+
+  private async mint(built: BuiltServer, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> {
+    const server = await built.createServer({ selection });
+    advertiseListChanged(server);
+    seedClientIdentity(server, identity.clientInfo, identity.clientCapabilities);
+    serveModernRevision(server, revision);
+    const transport = new SharedExchangeTransport({ era: 'modern', revision });
+    await server.connect(transport);
+    // A server factory that does not serve this revision stays unbound: the per-request path answers for it.
+    if (server.server.getNegotiatedProtocolVersion() !== revision || this.closed) {
+      await server.close();
+      return undefined;
+    }
+    this.open.add(server);
+    return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
+  }
+
+  /** Closes every shared server (their in-flight handlers are aborted, as the SDK's per-request servers' are). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.open].map((server) => server.close()));
+    this.open.clear();
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The fast path behaves as the SDK's per-request path in what the
+ * differential test cannot see from the wire: the spans and metrics recorded,
+ * the access-log line, a tool's `ctx.signal` when its client goes away; and
+ * where it differs on purpose: a large `tools/list` is compressed for a client
+ * that accepts it. A blueprint with `onServer` hooks falls through.
+ */
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync } from 'node:zlib';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type HostOptions, type McpHost } from '../src/index.js';
+import type { Logger } from '../src/logger.js';
+import { listen, type Listening } from './helpers/http.js';
+
+class OnDemandReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+
+/** Told when the `wait` tool starts, and when its signal aborts (with the reason's message). */
+let started: () => void = () => undefined;
+let aborted: (reason: string) => void = () => undefined;
+
+const tools = defineExtension({
+  manifest: { name: 'tools', version: '1.0.0' },
+  toolsets: () => [{ name: 'tools', description: 'Tools.' }],
+  tools: () => [
+    defineTool({ name: 'echo', description: 'Echoes.', handler: () => 'echoed' }),
+    defineTool({
+      name: 'wait',
+      description: 'Waits for its client to go away.',
+      handler: (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted(ctx.signal.reason instanceof Error ? ctx.signal.reason.message : String(ctx.signal.reason));
+            resolve('gone');
+          });
+          started();
+        }),
+    }),
+    ...Array.from({ length: 200 }, (_, i) => defineTool({ name: `pad_${i}`, description: `Tool ${i} of a long list.`, handler: () => `pad ${i}` })),
+  ],
+});
+
+/** A logger keeping its lines; `next(test)` resolves with the first line (from now) that passes `test`. */
+function recordingLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  let waiting: { test: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void } | undefined;
+  const make = (bound: Record<string, unknown>): Logger => {
+    const at = (level: string) => (objOrMsg: object | string, msg?: string) => {
+      const line = { level, ...bound, ...(typeof objOrMsg === 'string' ? { msg: objOrMsg } : { ...(objOrMsg as Record<string, unknown>), msg }) };
+      lines.push(line);
+      if (waiting?.test(line)) waiting.resolve(line);
+    };
+    return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (fields) => make({ ...bound, ...fields }) };
+  };
+  const next = (test: (line: Record<string, unknown>) => boolean) => new Promise<Record<string, unknown>>((resolve) => (waiting = { test, resolve }));
+  return { logger: make({}), lines, next };
+}
+
+function call(app: Listening, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer }> {
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  return fetch(app.url('/mcp'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method, params: { ...params, _meta: MODERN_META } }),
+  }).then(async (response) => ({ status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) }));
+}
+
+let host: McpHost | undefined;
+const apps: Listening[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+  await host?.stop();
+  host = undefined;
+});
+
+async function pair(options: { logger?: Logger; telemetry?: HostOptions['telemetry']; extensions?: Parameters<typeof buildHost>[0] } = {}): Promise<{ fast: Listening; sdk: Listening; host: McpHost }> {
+  host = await buildHost(options.extensions ?? [tools], { logger: options.logger ?? silentLogger, ...(options.telemetry ? { telemetry: options.telemetry } : {}) });
+  const fast = await listen(createMcpApp(host, { sessions: false, fastPath: true, nodeId: 'n1' }));
+  const sdk = await listen(createMcpApp(host, { sessions: false, fastPath: false, nodeId: 'n1' }));
+  apps.push(fast, sdk);
+  return { fast, sdk, host };
+}
+
+/** A span as compared: what it says, not its ids or times. */
+const shape = (span: ReadableSpan) => ({ name: span.name, kind: span.kind, status: span.status, attributes: span.attributes, parentTrace: span.spanContext().traceId, events: span.events.map((e) => e.name) });
+
+describe('the fast path', () => {
+  it('records the same spans, metrics and access-log line as the per-request path', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const reader = new OnDemandReader();
+    const meterProvider = new MeterProvider({ readers: [reader] });
+    const { logger, next } = recordingLogger();
+    const { fast, sdk, host } = await pair({ logger, telemetry: { tracerProvider, meterProvider, propagator: new W3CTraceContextPropagator() } });
+    const seen: Record<string, { spans: unknown[]; access: unknown[] }> = {};
+    for (const [name, app] of [['sdk', sdk], ['fast', fast]] as const) {
+      exporter.reset();
+      const accessLine = next((line) => typeof line.msg === 'string' && line.msg.startsWith('POST'));
+      const before = host.stats.fastAnswers;
+      const answer = await call(app, 'tools/call', { name: 'echo', arguments: {} }, { traceparent: TRACEPARENT });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-reactor-node')).toBe('n1');
+      expect(host.stats.fastAnswers - before).toBe(name === 'fast' ? 1 : 0);
+      // The access line is written when the response closes.
+      const access = [await accessLine];
+      seen[name] = {
+        spans: exporter.getFinishedSpans().map(shape),
+        access: access.map(({ durationMs: _d, span_id: _s, msg, ...rest }) => ({ ...rest, msg: String(msg).replace(/[\d.]+ ms$/, '… ms') })),
+      };
+    }
+    expect(seen.fast!.spans).toHaveLength(1);
+    expect(seen.fast).toEqual(seen.sdk);
+    const { resourceMetrics } = await reader.collect();
+    const durations = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'mcp.server.operation.duration');
+    // One point for both requests: the same attributes on both paths.
+    expect(durations?.dataPoints).toHaveLength(1);
+  });
+
+  it.each(['fast', 'sdk'] as const)('aborts a tool’s ctx.signal when its client goes away (%s path)', async (which) => {
+    const apps = await pair();
+    const app = apps[which];
+    const reason = new Promise<string>((resolve) => (aborted = resolve));
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: MODERN_META } });
+    const req = httpRequest(app.url('/mcp'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' },
+    });
+    req.on('error', () => undefined);
+    req.end(body);
+    await running;
+    req.destroy();
+    expect(await reason).toBe('Connection closed');
+  });
+
+  it('compresses a large tools/list once for a client accepting br or gzip, the same JSON as the per-request path', async () => {
+    const { fast, sdk } = await pair();
+    const plain = await call(sdk, 'tools/list', {});
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    for (const encoding of ['br', 'gzip'] as const) {
+      for (let i = 0; i < 2; i++) {
+        const answer = await fetch(fast.url('/mcp'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'accept-encoding': encoding, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: MODERN_META } }),
+        });
+        // fetch decodes the body itself; the headers say what was on the wire.
+        expect(answer.headers.get('content-encoding')).toBe(encoding);
+        expect(answer.headers.get('vary')).toBe('Accept-Encoding');
+        expect(await answer.json()).toEqual(JSON.parse(plain.body.toString()));
+      }
+    }
+    // Bytes on the wire, read without a decoding client.
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: MODERN_META } });
+      const req = httpRequest(fast.url('/mcp'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, 'accept-encoding': 'br', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks)));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(brotliDecompressSync(raw).equals(plain.body)).toBe(true);
+    expect(raw.length / plain.body.length).toBeLessThan(0.15);
+  });
+
+  it('leaves a blueprint with onServer hooks to the per-request path', async () => {
+    const hooked = defineExtension({
+      manifest: { name: 'hooked', version: '1.0.0' },
+      toolsets: () => [{ name: 'hooked', description: 'Hooked.' }],
+      tools: () => [defineTool({ name: 'ping', description: 'Ping.', handler: () => 'pong' })],
+      onServer: () => undefined,
+    });
+    const { fast, host } = await pair({ extensions: [hooked] });
+    const before = host.stats.fastAnswers;
+    const answer = await call(fast, 'tools/call', { name: 'ping', arguments: {} });
+    expect(JSON.parse(answer.body.toString()).result.content).toEqual([{ type: 'text', text: 'pong' }]);
+    expect(host.stats.fastAnswers).toBe(before);
+  });
+});
