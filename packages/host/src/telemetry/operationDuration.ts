@@ -48,11 +48,12 @@ const METRIC_ATTRIBUTES = ['network.transport', 'mcp.method.name', 'gen_ai.tool.
  * client made up never become series.
  */
 export function metricAttributes(span: Attributes): Attributes {
+  const offered = span['reactor.extension'] !== undefined;
   const picked: Attributes = {};
-  for (const key of METRIC_ATTRIBUTES) if (span[key] !== undefined) picked[key] = span[key];
-  if (picked['reactor.extension'] === undefined) {
-    delete picked['gen_ai.tool.name'];
-    delete picked['gen_ai.prompt.name'];
-  }
+  // No `delete` afterwards: an object that lost a key turns slow for the SDK to hash.
+  for (const key of METRIC_ATTRIBUTES) if (span[key] !== undefined && (offered || !NAMED_TARGETS.has(key))) picked[key] = span[key];
   return picked;
 }
+
+/** The attributes a client's made-up name would fill. */
+const NAMED_TARGETS: ReadonlySet<string> = new Set(['gen_ai.tool.name', 'gen_ai.prompt.name']);

@@ -27,17 +27,19 @@ export interface RequestRecord {
   readonly receivedBody?: (body: unknown) => void;
 }
 
-const byRequest = new WeakMap<Request, RequestRecord>();
+// A symbol-keyed property, not a WeakMap: a WeakMap entry per request costs the garbage collector more.
+const RECORD: unique symbol = Symbol('reactor.requestRecord');
+type Recorded = Request & { [RECORD]?: RequestRecord };
 const RECORD_KEY = createContextKey('reactor.requestRecord');
 
 /** Notes that `request` (the fetch form of an HTTP request) is answered under `record`. */
 export function attachRequestRecord(request: Request, record: RequestRecord): void {
-  byRequest.set(request, record);
+  (request as Recorded)[RECORD] = record;
 }
 
 /** The record of the HTTP request a handler answers (its `ctx.http.req`), if it has one. */
 export function requestRecordOf(request: Request | undefined): RequestRecord | undefined {
-  return request === undefined ? undefined : byRequest.get(request);
+  return request === undefined ? undefined : (request as Recorded)[RECORD];
 }
 
 /** Runs `fn` with `record` in the active OpenTelemetry context. */
