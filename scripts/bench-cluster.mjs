@@ -30,12 +30,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureSseStoreLatency } from './bench-sse-store.mjs';
+import { freePort } from './freePort.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPLICA = path.join(ROOT, 'packages', 'redis', 'test', 'fixtures', 'replica.mjs');
@@ -61,14 +61,6 @@ const say = (text) => process.stderr.write(`bench:cluster: ${text}\n`);
 if (!flags['no-build']) {
   const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@reactor/redis...', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const children = new Set();
@@ -156,8 +148,8 @@ async function loop(url, seconds, concurrency, nodes) {
   return { requests: latencies.length, errors, rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99) };
 }
 
-async function readEvents(response, onEvent) {
-  const reader = response.body.getReader();
+/** Reads an SSE response to its end (or the reader's cancel), handing each event's `id` and `data` to `onEvent`. */
+async function readSseEvents(reader, onEvent) {
   const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
@@ -167,11 +159,15 @@ async function readEvents(response, onEvent) {
     const blocks = buffer.split('\n\n');
     buffer = blocks.pop();
     for (const block of blocks) {
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
-      if (data) onEvent(JSON.parse(data));
+      const lines = block.split('\n');
+      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('').trim();
+      onEvent(lines.find((l) => l.startsWith('id:'))?.slice(3).trim(), data);
     }
   }
 }
+
+/** The JSON-RPC messages of an SSE response, as they arrive. */
+const readEvents = (response, onMessage) => readSseEvents(response.body.getReader(), (_id, data) => data !== '' && onMessage(JSON.parse(data)));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -180,24 +176,11 @@ function collect(response) {
   const events = [];
   let lastAt = performance.now();
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ done: true }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const blocks = buffer.split('\n\n');
-      buffer = blocks.pop();
-      for (const block of blocks) {
-        const lines = block.split('\n');
-        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('').trim();
-        // The SDK's priming event (an id, no data) carries no message.
-        if (data !== '') events.push({ id: lines.find((l) => l.startsWith('id:'))?.slice(3).trim(), message: JSON.parse(data) });
-        lastAt = performance.now();
-      }
-    }
-  })();
+  void readSseEvents(reader, (id, data) => {
+    // The SDK's priming event (an id, no data) carries no message.
+    if (data !== '') events.push({ id, message: JSON.parse(data) });
+    lastAt = performance.now();
+  });
   return { events, lastAt: () => lastAt, cancel: () => reader.cancel().catch(() => undefined) };
 }
 

@@ -11,11 +11,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from './freePort.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO = path.join(ROOT, 'apps', 'demo', 'dist', 'main.js');
@@ -37,14 +37,6 @@ if (!flags['no-build']) {
   say('building the demo and what it needs (turbo; cached after the first time)…');
   const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@reactor/demo...', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Every process started, stopped in reverse order. */

@@ -35,13 +35,13 @@
 //   --baseline FILE, --baseline-2026 FILE   the expected failures of each line
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from './freePort.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const APP_DIR = path.join(ROOT, 'apps', 'conformance-server');
@@ -159,17 +159,6 @@ function build() {
   if (result.status !== 0) throw new Error(`the build failed (exit ${result.status})`);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // Starts a child in its own process group, so stopping it also stops what it started (npx → node).
 function startChild(command, args, spawnOptions) {

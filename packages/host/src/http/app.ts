@@ -185,7 +185,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       authInfo,
       onFinish: scope.onFinish,
       resolveSelection: () => selectionFor(scope, authInfo),
-      ...(scope.record ? { served: (toolsets: ReadonlySet<string>) => void (scope.record!.toolsets = [...toolsets].join(',')) } : {}),
+      ...servedTo(scope.record),
       ...(scope.record?.receivedBody ? { received: scope.record.receivedBody } : {}),
       refuseScopes: (toolsets) => {
         if (!auth || !authInfo) return undefined;
@@ -239,14 +239,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       servers: sharedServers,
       stats: host.stats,
       authenticate: async (request) => (auth ? await auth.verify(request()) : undefined),
-      plan: async (authInfo) => {
-        const outcome = await endpoint.plan({
-          tenant: scope.tenant,
-          resolveSelection: () => selectionFor(scope, authInfo),
-          ...(scope.record ? { served: (toolsets: ReadonlySet<string>) => void (scope.record!.toolsets = [...toolsets].join(',')) } : {}),
-        });
-        return outcome;
-      },
+      plan: (authInfo) => endpoint.plan({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope.record) }),
       write: writeResponse,
     };
   }
@@ -307,14 +300,16 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       if (traced) attachRequestRecord(request, traced);
       return dispatch(scope, request);
     };
-    const handler = toNodeHandler({ fetch }, { onerror, maxRequestBodySize: resolved.maxBodyBytes });
+    let source = req;
+    let body = parsedBody;
     if (fastPathOn && route.kind === 'mcp' && method === 'POST' && parsedBody === undefined) {
       const outcome = await serveFast(req, res, fastDeps(scope, traced));
       if (outcome === 'answered') return;
-      if (outcome && 'raw' in outcome) return await handler(replayed(req, outcome.raw), res);
-      if (outcome) return await handler(req, res, outcome.parsed);
+      // Fallen through: the per-request path gets what the fast path already read.
+      if (outcome && 'raw' in outcome) source = replayed(req, outcome.raw);
+      else if (outcome) body = outcome.parsed;
     }
-    await handler(req, res, parsedBody);
+    await toNodeHandler({ fetch }, { onerror, maxRequestBodySize: resolved.maxBodyBytes })(source, res, body);
   }
 
   const app = ((req: IncomingMessage, res: ServerResponse, third?: unknown) => {
@@ -346,6 +341,11 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       logger.debug({}, 'MCP app closed');
     })());
   return app;
+}
+
+/** Tells the access log's record which toolsets answered (nothing without a record). */
+function servedTo(record: RequestRecord | undefined): { served?: (toolsets: ReadonlySet<string>) => void } {
+  return record ? { served: (toolsets) => void (record.toolsets = [...toolsets].join(',')) } : {};
 }
 
 /** The request with its body, already read, to be read again (by the per-request path after the fast path gave up). */
