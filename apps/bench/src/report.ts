@@ -28,13 +28,13 @@ export interface TargetRow {
 }
 
 const LABELS: Record<ScenarioKey, string> = {
-  'list.reactor2025': 'tools/list — Reactor, 2025 stateless (server minted per request)',
+  'list.reactor2025': 'tools/list — Reactor, 2025 stateless (fast path: one server shared per blueprint, answer encoded once)',
   'list.reactor2026': 'tools/list — Reactor, 2026-07-28 (fast path: answer encoded once per blueprint)',
   'list.sdk2025': 'tools/list — SDK fresh server per request, 2025 stateless',
   'list.sdk2026': 'tools/list — SDK fresh server per request, 2026-07-28',
   'list.fastmcp': 'tools/list — fastmcp, stateless',
   'list.session': 'tools/list — SDK, one long-lived session',
-  'call.reactor2025': 'tools/call — Reactor, 2025 stateless (server minted per request)',
+  'call.reactor2025': 'tools/call — Reactor, 2025 stateless (fast path: one server shared per blueprint)',
   'call.reactor2026': 'tools/call — Reactor, 2026-07-28 (fast path: one server shared per blueprint)',
   'call.sdk2025': 'tools/call — SDK fresh server per request, 2025 stateless',
   'call.sdk2026': 'tools/call — SDK fresh server per request, 2026-07-28',

@@ -157,9 +157,11 @@ export function serveTool(
       toolsets: connection.toolsets,
       signal: controller.signal,
     };
-    const timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`);
+    // Made only when the limit passes: an Error captures a stack, a cost every call would pay.
+    let timedOut: Error | undefined;
+    const onTimeout = () => (timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`));
     try {
-      const value = await withTimeout(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, () => timedOut);
+      const value = await withTimeout(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, onTimeout);
       const result = toCallToolResult(value, spec.outputSchema !== undefined);
       // Not the tool's answer yet: the client fulfils the input requests and calls again.
       if (isInputRequiredResult(result)) return result;
@@ -169,7 +171,7 @@ export function serveTool(
       }
       return result;
     } catch (error) {
-      if (error === timedOut) {
+      if (timedOut !== undefined && error === timedOut) {
         controller.abort(timedOut);
         options.problems.report(log, { code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' }, { level: 'warn', fields: { tool: spec.name, timeoutMs: limit } });
         return toolErrorResult(timedOut.message);

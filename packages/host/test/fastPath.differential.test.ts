@@ -5,7 +5,8 @@
  * the fast path and to an app without it, both serving one host: status,
  * every header but framing and the date, and the JSON-RPC messages of the
  * body must be equal. Two pairs: auth off (sessions off), and auth on
- * (sessions on, toolset scopes). 100,000 requests by default;
+ * (sessions on, toolset scopes). Both eras: 2026-07-28 requests and 2025
+ * stateless ones. 100,000 requests by default;
  * `REACTOR_DIFFERENTIAL_COUNT` and `REACTOR_DIFFERENTIAL_SEED` change that.
  */
 import { Agent } from 'node:http';
@@ -13,7 +14,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpApp, type McpAppOptions, type McpHost } from '../src/index.js';
-import { differentialHost, requestArbitrary, send, verifier, type Answer, type GeneratedRequest } from './helpers/differential.js';
+import { differentialHost, requestArbitrary, sealedStateFrom, send, verifier, type Answer, type GeneratedRequest } from './helpers/differential.js';
 import { listen, type Listening } from './helpers/http.js';
 
 const COUNT = Number(process.env.REACTOR_DIFFERENTIAL_COUNT ?? 100_000);
@@ -55,7 +56,8 @@ describe('the fast path, against the SDK per-request path', () => {
   it(`answers ${COUNT} generated requests identically (status, headers, JSON-RPC messages)`, async () => {
     const started = performance.now();
     const fastBefore = host.stats.fastAnswers;
-    const requests = fc.sample(fc.tuple(fc.nat({ max: pairs.length - 1 }), requestArbitrary(MAX_BODY_BYTES)), { numRuns: COUNT, seed: SEED });
+    const context = { sealedState: await sealedStateFrom(pairs[0]!.sdk.origin) };
+    const requests = fc.sample(fc.tuple(fc.nat({ max: pairs.length - 1 }), requestArbitrary(MAX_BODY_BYTES, context)), { numRuns: COUNT, seed: SEED });
     const counts = new Map<string, number>();
     const differences: Array<{ pair: string; request: GeneratedRequest; fast: Answer; sdk: Answer }> = [];
     let next = 0;

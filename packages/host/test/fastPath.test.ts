@@ -3,7 +3,9 @@
  * differential test cannot see from the wire: the spans and metrics recorded,
  * the access-log line, a tool's `ctx.signal` when its client goes away; and
  * where it differs on purpose: a large `tools/list` is compressed for a client
- * that accepts it. A blueprint with `onServer` hooks falls through.
+ * that accepts it. 2025 stateless requests are answered as the SDK's
+ * stateless transport answers them. A blueprint with `onServer` hooks falls
+ * through.
  */
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
@@ -178,6 +180,51 @@ describe('the fast path', () => {
     });
     expect(brotliDecompressSync(raw).equals(plain.body)).toBe(true);
     expect(raw.length / plain.body.length).toBeLessThan(0.15);
+  });
+
+  it('answers 2025 stateless requests as the SDK’s stateless transport does: one event stream, the same bytes, the list encoded once', async () => {
+    const { fast, sdk, host } = await pair();
+    const legacy = (app: Listening, id: number, method: string, params: Record<string, unknown>) =>
+      fetch(app.url('/mcp'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      }).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), node: r.headers.get('x-reactor-node'), text: await r.text() }));
+    const requests: Array<[string, Record<string, unknown>]> = [
+      ['tools/list', {}],
+      // The second list is replayed from the bytes encoded for the first, under its own id.
+      ['tools/list', {}],
+      ['tools/call', { name: 'echo', arguments: {} }],
+      ['tools/call', { name: 'nosuch', arguments: {} }],
+      ['prompts/list', {}],
+    ];
+    const before = host.stats.fastAnswers;
+    for (const [i, [method, params]] of requests.entries()) {
+      const [viaFast, viaSdk] = [await legacy(fast, i, method, params), await legacy(sdk, i, method, params)];
+      expect(viaFast).toEqual(viaSdk);
+      expect(viaFast.type).toBe('text/event-stream');
+      expect(viaFast.text).toMatch(/^event: message\ndata: \{.*\}\n\n$/);
+      expect(viaFast.text).toContain(`"id":${i}`);
+    }
+    // The unknown tool is the SDK's to refuse: it falls through.
+    expect(host.stats.fastAnswers - before).toBe(requests.length - 1);
+  });
+
+  it.each(['fast', 'sdk'] as const)('aborts a tool’s ctx.signal when its 2025 stateless client goes away (%s path)', async (which) => {
+    const apps = await pair();
+    const app = apps[which];
+    const reason = new Promise<string>((resolve) => (aborted = resolve));
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {} } });
+    const req = httpRequest(app.url('/mcp'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body), 'mcp-protocol-version': '2025-11-25' },
+    });
+    req.on('error', () => undefined);
+    req.end(body);
+    await running;
+    req.destroy();
+    expect(await reason).toBe('Connection closed');
   });
 
   it('leaves a blueprint with onServer hooks to the per-request path', async () => {

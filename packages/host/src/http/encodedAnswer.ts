@@ -29,12 +29,18 @@ export class EncodedAnswer {
   private gzipHead: { bytes: Buffer; crc: number } | undefined;
   private brotliHead: Buffer | undefined;
 
-  /** `head`: the answer's bytes up to and including `"id":`. */
-  constructor(readonly head: Buffer) {}
+  /**
+   * `head`: the answer's bytes up to and including `"id":`; `close`: what
+   * follows the id (`}`, or `}` and the blank line ending an SSE event).
+   */
+  constructor(
+    readonly head: Buffer,
+    private readonly close = '}',
+  ) {}
 
   /** The answer for request `id`, as chunks to write, in `encoding` (or plain). */
   chunks(id: string | number, encoding: AnswerEncoding | undefined): Buffer[] {
-    const tail = Buffer.from(`${JSON.stringify(id)}}`);
+    const tail = Buffer.from(`${JSON.stringify(id)}${this.close}`);
     if (encoding === 'gzip') {
       const head = (this.gzipHead ??= { bytes: Buffer.concat([GZIP_HEADER, deflateRawSync(this.head, { level: 9, finishFlush: constants.Z_SYNC_FLUSH })]), crc: crc32(this.head) });
       const trailer = Buffer.alloc(8);

@@ -1,13 +1,15 @@
 /**
- * The fast path: the 2026-07-28 requests that dominate hosted traffic —
- * `tools/list`, `tools/call`, `resources/list`, `resources/read`,
- * `prompts/list`, `prompts/get` on POST without a session — answered from
- * the Node request directly: the body read once, the SDK's classifier asked
- * for the era, the blueprint's shared server (`sdk/sharedServers.ts`) asked
- * for the answer, which is written once with `res.end`. `tools/list`
- * answers are encoded once per shared server and replayed as bytes —
- * compressed once, too, for a client that accepts gzip or Brotli
- * (`encodedAnswer.ts`).
+ * The fast path: the requests that dominate hosted traffic — `tools/list`,
+ * `tools/call`, `resources/list`, `resources/read`, `prompts/list`,
+ * `prompts/get` (and 2026-07-28's `server/discover`) on POST without a
+ * session, in the 2026-07-28 protocol or as 2025 stateless requests —
+ * answered from the Node request directly: the body read once, the SDK's
+ * classifier asked for the era, the blueprint's shared server
+ * (`sdk/sharedServers.ts`) asked for the answer, which is written once with
+ * `res.end` (2025 answers as the one-event stream the SDK's stateless
+ * transport sends). `tools/list` answers are encoded once per shared server
+ * and replayed as bytes — compressed once, too, for a 2026-07-28 client
+ * that accepts gzip or Brotli (`encodedAnswer.ts`).
  *
  * The SDK's per-request path stays the truth: anything the fast path is not
  * sure of falls through to it unchanged, before anything ran — another
@@ -15,25 +17,32 @@
  * a progress token (streamed progress), a chunked or oversized body, an
  * unknown tool, a blueprint with `onServer` hooks (they may register tools
  * with scope challenges or header declarations), an `x-mcp-header`
- * declaration, and every refusal the SDK's server makes before a handler
- * runs. `fastPath.differential.test.ts` sends the same generated requests to
- * an app with the fast path and one without and compares the answers.
+ * declaration, and every refusal the SDK's 2026-07-28 server makes before a
+ * handler runs. `fastPath.differential.test.ts` sends the same generated
+ * requests to an app with the fast path and one without and compares the
+ * answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../blueprint.js';
 import { blueprintOf } from '../builtServer.js';
 import type { BuiltServer } from '../host.js';
 import type { Selection } from '../selection.js';
 import { attachRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
 import type { HostStats } from '../stats.js';
-import type { SharedServer, SharedServers } from '../sdk/sharedServers.js';
+import { LEGACY_STATELESS, type SharedServer, type SharedServers } from '../sdk/sharedServers.js';
+import type { LegacyExchangeTransport } from '../sdk/legacyExchange.js';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
 
 /** The one revision the fast path serves (others fall through to the SDK, which knows them all). */
 export const FAST_REVISION = '2026-07-28';
 
-const FAST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']);
+const LEGACY_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']);
+const FAST_METHODS: ReadonlySet<string> = new Set([...LEGACY_METHODS, 'server/discover']);
+/** The members a 2025 request may have for the fast path: the SDK's transport parses (and strips) a message before its server sees it. */
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+/** The SDK's 2025 stateless transport keeps a quiet event stream alive with a comment this often. */
+const SSE_KEEP_ALIVE_MS = 15_000;
 /** Where `Mcp-Name` comes from, per method (the SDK cross-checks it against the body). */
 const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 /** Encoded `tools/list` answers kept per shared server (one per distinct params object). */
@@ -71,7 +80,11 @@ export interface FastPathDeps {
  */
 export async function serveFast(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps): Promise<'answered' | FallThrough> {
   const headers = req.headers;
-  if (headers['mcp-session-id'] !== undefined || headers['mcp-protocol-version'] !== FAST_REVISION || !isJsonContentType(headers['content-type'])) return undefined;
+  if (headers['mcp-session-id'] !== undefined || !isJsonContentType(headers['content-type'])) return undefined;
+  const version = headers['mcp-protocol-version'];
+  const legacy = version !== FAST_REVISION;
+  // The SDK's 2025 transport answers 406 to a client that does not accept both.
+  if (legacy && !acceptsEventStream(headers.accept)) return undefined;
   const length = Number(headers['content-length']);
   if (headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(length) || length <= 0 || length > deps.maxBodyBytes) return undefined;
 
@@ -82,7 +95,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   } catch {
     return { raw };
   }
-  const message = fastMessage(body, req);
+  const message = legacy ? legacyMessage(body, req) : fastMessage(body, req);
   if (!message) return { parsed: body };
 
   const verified = await deps.authenticate(() => webRequest(req, undefined));
@@ -93,23 +106,35 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const blueprint = blueprintOf(plan.built);
   if (!blueprint || !servable(blueprint, message)) return { parsed: body };
   const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  const pending = deps.servers.serverFor(plan.built, blueprint, plan.selection, FAST_REVISION, {
-    clientInfo: meta?.['io.modelcontextprotocol/clientInfo'],
-    clientCapabilities: meta?.['io.modelcontextprotocol/clientCapabilities'],
-  });
+  const pending = legacy
+    ? deps.servers.serverFor(plan.built, blueprint, plan.selection, LEGACY_STATELESS, NO_IDENTITY)
+    : deps.servers.serverFor(plan.built, blueprint, plan.selection, FAST_REVISION, {
+        clientInfo: meta?.['io.modelcontextprotocol/clientInfo'],
+        clientCapabilities: meta?.['io.modelcontextprotocol/clientCapabilities'],
+      });
   const shared = pending instanceof Promise ? await pending : pending;
   if (!shared) return { parsed: body };
+  // The SDK's 2025 transport answers 400 to a version its server does not speak.
+  if (legacy && !(shared.transport as LegacyExchangeTransport).acceptsVersion(typeof version === 'string' ? version : undefined)) return { parsed: body };
 
   const listKey = message.method === 'tools/list' && !blueprint.middleware['tools/list'] ? JSON.stringify(message.params ?? null) : undefined;
   const encoded = listKey === undefined ? undefined : shared.encoded.get(listKey);
   if (encoded) {
     deps.stats.fastAnswers++;
-    writeEncoded(req, res, encoded, message.id);
+    writeEncoded(req, res, encoded, message.id, legacy);
     return 'answered';
   }
-  if (!(await exchange(req, res, shared, message, verified, listKey, deps.traced))) return { parsed: body };
+  if (!(await exchange(req, res, shared, message, verified, listKey, deps.traced, legacy))) return { parsed: body };
   deps.stats.fastAnswers++;
   return 'answered';
+}
+
+/** A 2025 stateless request carries no client identity: one shared server serves all its clients. */
+const NO_IDENTITY = { clientInfo: undefined, clientCapabilities: undefined } as const;
+
+/** The SDK 2025 transport's own test: both media types named somewhere in `Accept`. */
+function acceptsEventStream(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream');
 }
 
 const answered = async (writing: Promise<void>): Promise<'answered'> => {
@@ -155,6 +180,29 @@ function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | unde
   return body as unknown as JSONRPCRequest;
 }
 
+/**
+ * The request when it is a 2025 stateless one the fast path serves as the
+ * SDK's stateless transport would: a single request (no batch) of a served
+ * method, valid by the SDK's JSON-RPC schema, with no member the transport's
+ * parse would strip, no progress token, classified 2025 by the SDK.
+ */
+function legacyMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | undefined {
+  if (!isPlainObject(body) || typeof body.method !== 'string' || !LEGACY_METHODS.has(body.method)) return undefined;
+  for (const key in body) if (!REQUEST_MEMBERS.has(key)) return undefined;
+  if (!isJSONRPCRequest(body)) return undefined;
+  const meta = (body.params as { _meta?: unknown } | undefined)?._meta;
+  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined)) return undefined;
+  const headers = req.headers;
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    body,
+    ...(typeof headers['mcp-protocol-version'] === 'string' ? { protocolVersionHeader: headers['mcp-protocol-version'] } : {}),
+    ...(typeof headers['mcp-method'] === 'string' ? { mcpMethodHeader: headers['mcp-method'] } : {}),
+    ...(typeof headers['mcp-name'] === 'string' ? { mcpNameHeader: headers['mcp-name'] } : {}),
+  });
+  return outcome.kind === 'legacy' && outcome.reason === 'no-claim' ? body : undefined;
+}
+
 /** Whether the shared server answers this request as a per-request server would. */
 function servable(blueprint: Blueprint, message: JSONRPCRequest): boolean {
   // A hook may register tools, resources or prompts on its server with scope challenges or header declarations the SDK acts on per request.
@@ -184,8 +232,14 @@ function webRequest(req: IncomingMessage, signal: AbortSignal | undefined): Requ
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers, ...(signal ? { signal } : {}) });
 }
 
-/** Delivers the request to the shared server and writes its answer; false when the server refused it before any handler ran. */
-function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined): Promise<boolean> {
+/**
+ * Delivers the request to the shared server and writes its answer; false
+ * when the server refused it before any handler ran. A 2025 (`legacy`)
+ * answer is an event stream, as the SDK's stateless transport sends it:
+ * anything related first, then the answer, each a `message` event, and a
+ * keep-alive comment while a slow handler works.
+ */
+function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined, legacy: boolean): Promise<boolean> {
   const gone = new AbortController();
   const request = webRequest(req, gone.signal);
   // The request spans find the record from their handler's `ctx.http.req`.
@@ -193,27 +247,36 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
   return new Promise<boolean>((resolve) => {
     let streaming = false;
     let done = false;
+    const stream = (): void => {
+      if (!streaming) res.writeHead(200, SSE_HEADERS);
+      streaming = true;
+    };
+    const keepAlive = legacy ? setInterval(() => (stream(), res.write(': keepalive\n\n')), SSE_KEEP_ALIVE_MS) : undefined;
+    keepAlive?.unref();
+    const finish = (): void => {
+      done = true;
+      if (keepAlive) clearInterval(keepAlive);
+    };
     const outcome = shared.transport.exchange(
       message,
       { request, authInfo },
       {
         related(related: JSONRPCMessage) {
-          if (!streaming) res.writeHead(200, SSE_HEADERS);
-          streaming = true;
+          stream();
           res.write(`event: message\ndata: ${JSON.stringify(related)}\n\n`);
         },
         answer(answer: JSONRPCMessage) {
-          done = true;
+          finish();
           const text = JSON.stringify(answer);
-          if (streaming) res.end(`event: message\ndata: ${text}\n\n`);
-          else {
-            const head = listKey !== undefined && 'result' in answer && shared.encoded.size < MAX_ENCODED_LISTS ? headOf(text, message.id) : undefined;
-            if (head) {
-              const encoded = new EncodedAnswer(head);
-              shared.encoded.set(listKey!, encoded);
-              writeEncoded(req, res, encoded, message.id);
-              return resolve(true);
-            }
+          const head = !streaming && listKey !== undefined && 'result' in answer && shared.encoded.size < MAX_ENCODED_LISTS ? headOf(text, message.id, legacy) : undefined;
+          if (head) {
+            const encoded = new EncodedAnswer(head, legacy ? '}\n\n' : '}');
+            shared.encoded.set(listKey!, encoded);
+            writeEncoded(req, res, encoded, message.id, legacy);
+          } else if (streaming || legacy) {
+            stream();
+            res.end(`event: message\ndata: ${text}\n\n`);
+          } else {
             const status = 'error' in answer && answer.error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
             const bytes = Buffer.from(text);
             res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length });
@@ -222,18 +285,23 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
           resolve(true);
         },
         closed() {
-          done = true;
-          // As the per-request path: a connection-closed exchange is answered 499 with no body.
+          finish();
+          // As the per-request paths: a 2026-07-28 exchange closed before its answer is answered 499 with no body; a 2025 stream just ends.
           if (streaming) res.end();
+          else if (legacy) res.writeHead(200, SSE_HEADERS).end();
           else res.writeHead(499).end();
           resolve(true);
         },
       },
       shared.abort,
     );
-    if (outcome.kind === 'refused') return resolve(false);
+    if (outcome.kind === 'refused') {
+      finish();
+      return resolve(false);
+    }
     res.once('close', () => {
       if (done) return;
+      finish();
       gone.abort();
       outcome.cancel();
       resolve(true);
@@ -241,14 +309,30 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
   });
 }
 
-/** An answer's bytes without its id: `{"result":…,"jsonrpc":"2.0","id":` — the id and `}` are added per request. */
-function headOf(text: string, id: string | number): Buffer | undefined {
+/**
+ * An answer's bytes without its id: `{"result":…,"jsonrpc":"2.0","id":` —
+ * the id and `}` are added per request; for a 2025 answer, inside its event.
+ */
+function headOf(text: string, id: string | number, legacy: boolean): Buffer | undefined {
   const tail = `${JSON.stringify(id)}}`;
-  return text.endsWith(`"id":${tail}`) ? Buffer.from(text.slice(0, -tail.length)) : undefined;
+  if (!text.endsWith(`"id":${tail}`)) return undefined;
+  const head = text.slice(0, -tail.length);
+  return Buffer.from(legacy ? `event: message\ndata: ${head}` : head);
 }
 
-/** Writes an encoded answer, compressed when it is large and the client accepts gzip or Brotli. */
-function writeEncoded(req: IncomingMessage, res: ServerResponse, encoded: EncodedAnswer, id: string | number): void {
+/**
+ * Writes an encoded answer, compressed when it is large and the client
+ * accepts gzip or Brotli. A 2025 answer is an event stream, sent plain: some
+ * event-stream readers do not decode a compressed stream.
+ */
+function writeEncoded(req: IncomingMessage, res: ServerResponse, encoded: EncodedAnswer, id: string | number, legacy: boolean): void {
+  if (legacy) {
+    const chunks = encoded.chunks(id, undefined);
+    res.writeHead(200, SSE_HEADERS);
+    res.write(chunks[0]);
+    res.end(chunks[1]);
+    return;
+  }
   const large = encoded.head.length >= COMPRESS_MIN_BYTES;
   const encoding = large ? acceptedEncoding(req.headers['accept-encoding']) : undefined;
   const chunks = encoded.chunks(id, encoding);

@@ -1,6 +1,7 @@
 /**
  * The fast path's servers: minted once per (blueprint, selection, revision,
- * client identity) and kept connected to a {@link SharedExchangeTransport},
+ * client identity) and kept connected to a {@link SharedExchangeTransport}
+ * (2026-07-28) or a {@link LegacyExchangeTransport} (2025 stateless),
  * instead of once per request. Held weakly by blueprint, so a rebuilt
  * blueprint's servers go with it; closed with the app.
  */
@@ -10,12 +11,16 @@ import type { BuiltServer } from '../builtServer.js';
 import type { EncodedAnswer } from '../http/encodedAnswer.js';
 import { selectionToQuery, type Selection } from '../selection.js';
 import { advertiseListChanged } from './listChanged.js';
+import { LegacyExchangeTransport } from './legacyExchange.js';
 import { abortHandler, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
+
+/** The `revision` under which 2025 stateless requests share a server (no revision is negotiated: the server is never initialized). */
+export const LEGACY_STATELESS = '2025 stateless';
 
 /** One shared server and its transport. */
 export interface SharedServer {
   readonly server: McpServer;
-  readonly transport: SharedExchangeTransport;
+  readonly transport: SharedExchangeTransport | LegacyExchangeTransport;
   /** Aborts the handler of an exchange whose client went away. */
   abort(id: string | number): void;
   /** Per shared server: `tools/list` answers already encoded, by their params (see `http/fastPath.ts`). */
@@ -54,6 +59,17 @@ export class SharedServers {
 
   private async mint(built: BuiltServer, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> {
     const server = await built.createServer({ selection });
+    if (revision === LEGACY_STATELESS) {
+      // As the SDK's stateless fallback serves each of its servers: connected, never initialized.
+      const transport = new LegacyExchangeTransport();
+      await server.connect(transport);
+      if (this.closed) {
+        await server.close();
+        return undefined;
+      }
+      this.open.add(server);
+      return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
+    }
     advertiseListChanged(server);
     seedClientIdentity(server, identity.clientInfo, identity.clientCapabilities);
     serveModernRevision(server, revision);

@@ -10,7 +10,7 @@ import { request as httpRequest, type Agent } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { buildHost, defineExtension, defineTool, silentLogger, type McpHost } from '../../src/index.js';
+import { acceptedContent, buildHost, defineExtension, defineTool, inputRequired, silentLogger, type McpHost } from '../../src/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 export const MODERN = '2026-07-28';
@@ -93,6 +93,15 @@ export async function differentialHost(): Promise<McpHost> {
         handler: (_args, ctx) => JSON.stringify({ id: ctx.mcpReq.id, auth: ctx.http?.authInfo?.clientId ?? null, aborted: ctx.signal.aborted }),
       }),
       defineTool({ name: 'secret', description: 'Admin only.', toolset: 'admin', handler: () => 'the secret' }),
+      defineTool({
+        name: 'confirm',
+        description: 'Asks the client to confirm (an input-required round), then answers.',
+        toolset: 'extra',
+        handler: (_args, ctx) =>
+          acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm')?.ok === true && ctx.mcpReq.requestState() === 'asked'
+            ? 'confirmed'
+            : inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) }, requestState: 'asked' }),
+      }),
       // Enough of a list that `tools/list` is compressed for a client that accepts it.
       ...Array.from({ length: 40 }, (_, i) =>
         defineTool({ name: `pad_${i}`, description: `Padding tool ${i}: makes the list long enough to be worth compressing.`, toolset: 'extra', inputSchema: { value: z.string().optional() }, handler: () => `pad ${i}` }),
@@ -131,6 +140,18 @@ export async function differentialHost(): Promise<McpHost> {
     ],
   });
   return await buildHost([main, layered], { name: 'differential', logger: silentLogger });
+}
+
+/** A `requestState` the host sealed for an anonymous caller of `confirm`: asked for over `origin` (an app with auth off). */
+export async function sealedStateFrom(origin: string): Promise<string> {
+  const response = await fetch(new URL('/mcp', origin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'confirm' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'confirm', arguments: {}, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } } }),
+  });
+  const answer = (await response.json()) as { result?: { requestState?: unknown } };
+  if (typeof answer.result?.requestState !== 'string') throw new Error(`no requestState sealed: ${JSON.stringify(answer)}`);
+  return answer.result.requestState;
 }
 
 /** The verifier of the auth-on apps. */
@@ -282,8 +303,25 @@ const message = (id: unknown, c: Call, meta: unknown): Record<string, unknown> =
 
 const ids = fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.string({ minLength: 1, maxLength: 8 }));
 
+const LEGACY_VERSIONS: ReadonlyArray<string | undefined> = [LEGACY, LEGACY, '2025-06-18', '2025-03-26', '2024-11-05', undefined, 'soon', '2099-01-01'];
+const LEGACY_ACCEPTS: readonly string[] = ['application/json, text/event-stream', 'application/json, text/event-stream', 'text/event-stream, application/json;q=0.9', 'application/json', 'text/event-stream', '*/*'];
+const LEGACY_ODDITIES: ReadonlyArray<[string, (m: Record<string, unknown>) => Record<string, unknown>]> = [
+  ['a progress token', (m) => ({ ...m, params: { ...(m.params as object), _meta: { progressToken: 'p1' } } })],
+  ['a string _meta', (m) => ({ ...m, params: { ...(m.params as object), _meta: 'meta' } })],
+  ['a trace context in _meta', (m) => ({ ...m, params: { ...(m.params as object), _meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } } })],
+  ['an extra member', (m) => ({ ...m, extra: true })],
+  ['a 2026-07-28 envelope', (m) => ({ ...m, params: { ...(m.params as object), _meta: ENVELOPE } })],
+  ['Mcp-Method and Mcp-Name headers', (m) => m],
+  ['params an array', (m) => ({ ...m, params: [] })],
+];
+
+/** What the generator needs that only a running host can give: a `requestState` it sealed (for an anonymous principal). */
+export interface GeneratorContext {
+  readonly sealedState: string;
+}
+
 /** Every kind of request the test sends, each an arbitrary over its variations. */
-export function requestArbitrary(maxBodyBytes: number): fc.Arbitrary<GeneratedRequest> {
+export function requestArbitrary(maxBodyBytes: number, context: GeneratorContext): fc.Arbitrary<GeneratedRequest> {
   const selection = fc.constantFrom(...SELECTIONS);
   const auth = fc.constantFrom<string | undefined>(undefined, 'Bearer reader', 'Bearer admin', 'Bearer nope', 'Basic abc');
   const base = (kind: string, sel: { path: string; headers?: Record<string, string> }, authorization: string | undefined, headers: Record<string, string>, body: string, contentType = 'application/json'): GeneratedRequest => ({
@@ -312,7 +350,31 @@ export function requestArbitrary(maxBodyBytes: number): fc.Arbitrary<GeneratedRe
   const notJson = fc.tuple(fc.constantFrom('{', '', '   ', 'null', '"a string"', '42', '{"jsonrpc":"2.0"}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}'), fc.constantFrom(...VALID_CALLS), selection).map(([body, [, c], sel]) =>
     base('malformed or non-request JSON', sel, undefined, modernHeaders(c, 'none'), body),
   );
-  const legacy = fc.tuple(fc.constantFrom(...VALID_CALLS), ids, selection, auth).map(([[kind, c], id, sel, a]) => base(`2025 stateless ${kind}`, sel, a, { 'mcp-protocol-version': LEGACY }, JSON.stringify(message(id, c, undefined))));
+  const legacyCalls = [...VALID_CALLS, ...INVALID_CALLS];
+  const legacy = fc.tuple(fc.constantFrom(...legacyCalls), ids, selection, auth).map(([[kind, c], id, sel, a]) => base(`2025 stateless ${kind}`, sel, a, { 'mcp-protocol-version': LEGACY }, JSON.stringify(message(id, c, undefined))));
+  const legacyHeaders = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...LEGACY_VERSIONS), fc.constantFrom(...LEGACY_ACCEPTS), ids, selection).map(([[, c], version, accept, id, sel]) =>
+    base(`2025 stateless, version ${version ?? '(none)'}, accept ${accept}`, sel, undefined, { accept, ...(version === undefined ? {} : { 'mcp-protocol-version': version }) }, JSON.stringify(message(id, c, undefined))),
+  );
+  const legacyOdd = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...LEGACY_ODDITIES), ids, selection).map(([[, c], [oddity, change], id, sel]) =>
+    base(
+      `2025 stateless with ${oddity}`,
+      sel,
+      undefined,
+      { 'mcp-protocol-version': LEGACY, ...(oddity.startsWith('Mcp-Method') ? { 'mcp-method': c.method, ...(c.name !== undefined ? { 'mcp-name': c.name } : {}) } : {}) },
+      JSON.stringify(change(message(id, c, undefined))),
+    ),
+  );
+  // The input-required rounds: the first (answered with a sealed state), a retry with the sealed state, a forged one, none.
+  const confirmAnswer = { confirm: { action: 'accept', content: { ok: true } } };
+  const rounds: ReadonlyArray<[string, Call]> = [
+    ['first round', call('tools/call', { name: 'confirm', arguments: {} }, 'confirm')],
+    ['retry with the sealed state', call('tools/call', { name: 'confirm', arguments: {}, inputResponses: confirmAnswer, requestState: context.sealedState }, 'confirm')],
+    ['retry with a forged state', call('tools/call', { name: 'confirm', arguments: {}, inputResponses: confirmAnswer, requestState: 'asked' }, 'confirm')],
+    ['retry without a state', call('tools/call', { name: 'confirm', arguments: {}, inputResponses: confirmAnswer }, 'confirm')],
+  ];
+  const inputRounds = fc.tuple(fc.constantFrom(...rounds), fc.constantFrom(...ENVELOPES), ids, selection, auth).map(([[round, c], meta, id, sel, a]) =>
+    base(`input-required ${round}`, sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, meta))),
+  );
   const session = fc.tuple(fc.constantFrom(...VALID_CALLS), ids, selection).map(([[, c], id, sel]) =>
     base('unknown Mcp-Session-Id', sel, undefined, { ...modernHeaders(c, 'none'), 'mcp-session-id': 'no-such-session' }, JSON.stringify(message(id, c, ENVELOPE))),
   );
@@ -326,7 +388,10 @@ export function requestArbitrary(maxBodyBytes: number): fc.Arbitrary<GeneratedRe
     { arbitrary: oversized, weight: 2 },
     { arbitrary: contentTypes, weight: 6 },
     { arbitrary: notJson, weight: 4 },
-    { arbitrary: legacy, weight: 6 },
+    { arbitrary: legacy, weight: 12 },
+    { arbitrary: legacyHeaders, weight: 6 },
+    { arbitrary: legacyOdd, weight: 4 },
+    { arbitrary: inputRounds, weight: 6 },
     { arbitrary: session, weight: 2 },
   );
 }
@@ -387,6 +452,9 @@ function sendOnce(agent: Agent | undefined, origin: URL, r: GeneratedRequest): P
   });
 }
 
+/** A sealed `requestState` carries its expiry time: two answers sealed a moment apart differ in it. */
+const sealed = (key: string, value: unknown): unknown => (key === 'requestState' && typeof value === 'string' ? '(sealed requestState)' : value);
+
 function messagesOf(text: string, contentType: string | undefined): unknown {
   if (contentType?.startsWith('text/event-stream')) {
     return text
@@ -394,12 +462,12 @@ function messagesOf(text: string, contentType: string | undefined): unknown {
       .filter((frame) => frame.trim() !== '')
       .map((frame) => {
         const data = frame.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
-        return { event: frame.split('\n').find((line) => line.startsWith('event:')), data: data === '' ? undefined : (JSON.parse(data) as unknown) };
+        return { event: frame.split('\n').find((line) => line.startsWith('event:')), data: data === '' ? undefined : (JSON.parse(data, sealed) as unknown) };
       });
   }
   if (text === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text, sealed) as unknown;
   } catch {
     return { text };
   }
