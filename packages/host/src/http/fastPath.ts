@@ -273,9 +273,13 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
             const encoded = new EncodedAnswer(head, legacy ? '}\n\n' : '}');
             shared.encoded.set(listKey!, encoded);
             writeEncoded(req, res, encoded, message.id, legacy);
-          } else if (streaming || legacy) {
-            stream();
+          } else if (streaming) {
             res.end(`event: message\ndata: ${text}\n\n`);
+          } else if (legacy) {
+            // The one-event stream, whole: sent with its length, not chunked.
+            const bytes = Buffer.from(`event: message\ndata: ${text}\n\n`);
+            res.writeHead(200, { ...SSE_HEADERS, 'content-length': bytes.length });
+            res.end(bytes);
           } else {
             const status = 'error' in answer && answer.error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
             const bytes = Buffer.from(text);
@@ -327,10 +331,11 @@ function headOf(text: string, id: string | number, legacy: boolean): Buffer | un
  */
 function writeEncoded(req: IncomingMessage, res: ServerResponse, encoded: EncodedAnswer, id: string | number, legacy: boolean): void {
   if (legacy) {
-    const chunks = encoded.chunks(id, undefined);
-    res.writeHead(200, SSE_HEADERS);
-    res.write(chunks[0]);
-    res.end(chunks[1]);
+    const [head, tail] = encoded.chunks(id, undefined) as [Buffer, Buffer];
+    // The whole stream is known: sent with its length, not chunked (framing is not the answer).
+    res.writeHead(200, { ...SSE_HEADERS, 'content-length': head.length + tail.length });
+    res.write(head);
+    res.end(tail);
     return;
   }
   const large = encoded.head.length >= COMPRESS_MIN_BYTES;
