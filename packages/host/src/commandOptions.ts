@@ -137,8 +137,9 @@ Options (flags win over environment variables):
                                                           is installed)
   --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
   --sessions | --stateless    REACTOR_MCP_SESSIONS        default sessions on
-  --[no-]fast-path            REACTOR_MCP_FAST_PATH       default on: 2026-07-28 list/call/read/get requests served by
-                                                          a server shared per blueprint (off: the SDK's per-request path)
+  --[no-]fast-path            REACTOR_MCP_FAST_PATH       default on: list/call/read/get requests without a session
+                                                          (2026-07-28, 2025 stateless) served by a server shared per
+                                                          blueprint (off: the SDK's per-request path)
   --read-only                 REACTOR_MCP_READ_ONLY       serve only tools annotated readOnlyHint: true, on every
                                                           request; no URL or header can loosen it (default off)
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info

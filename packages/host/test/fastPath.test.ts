@@ -82,6 +82,15 @@ function call(app: Listening, method: string, params: Record<string, unknown>, h
   }).then(async (response) => ({ status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) }));
 }
 
+/** The same as a 2025 stateless request: no envelope, no `Mcp-Method`/`Mcp-Name`. */
+function legacyCall(app: Listening, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer }> {
+  return fetch(app.url('/mcp'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method, params }),
+  }).then(async (response) => ({ status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) }));
+}
+
 let host: McpHost | undefined;
 const apps: Listening[] = [];
 afterEach(async () => {
@@ -102,7 +111,7 @@ async function pair(options: { logger?: Logger; telemetry?: HostOptions['telemet
 const shape = (span: ReadableSpan) => ({ name: span.name, kind: span.kind, status: span.status, attributes: span.attributes, parentTrace: span.spanContext().traceId, events: span.events.map((e) => e.name) });
 
 describe('the fast path', () => {
-  it('records the same spans, metrics and access-log line as the per-request path', async () => {
+  it.each(['2026-07-28', '2025 stateless'] as const)('records the same spans, metrics and access-log line as the per-request path (%s)', async (era) => {
     const exporter = new InMemorySpanExporter();
     const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const reader = new OnDemandReader();
@@ -114,7 +123,7 @@ describe('the fast path', () => {
       exporter.reset();
       const accessLine = next((line) => typeof line.msg === 'string' && line.msg.startsWith('POST'));
       const before = host.stats.fastAnswers;
-      const answer = await call(app, 'tools/call', { name: 'echo', arguments: {} }, { traceparent: TRACEPARENT });
+      const answer = era === '2026-07-28' ? await call(app, 'tools/call', { name: 'echo', arguments: {} }, { traceparent: TRACEPARENT }) : await legacyCall(app, 'tools/call', { name: 'echo', arguments: {} }, { traceparent: TRACEPARENT });
       expect(answer.status).toBe(200);
       expect(answer.headers.get('x-reactor-node')).toBe('n1');
       expect(host.stats.fastAnswers - before).toBe(name === 'fast' ? 1 : 0);

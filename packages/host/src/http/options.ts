@@ -146,8 +146,9 @@ export interface McpAppOptions {
   /** The MCP Server Card at `{path}/server-card`; `false` to serve none. Default: on, described from the host. */
   readonly serverCard?: boolean | ServerCardOptions;
   /**
-   * The fast path for 2026-07-28 `tools/list`, `tools/call`, `resources/list`,
-   * `resources/read`, `prompts/list` and `prompts/get` requests: answered by a
+   * The fast path for `tools/list`, `tools/call`, `resources/list`,
+   * `resources/read`, `prompts/list` and `prompts/get` requests, 2026-07-28
+   * (and its `server/discover`) or 2025 without a session: answered by a
    * server shared per blueprint, from the Node request, with no per-request
    * server, transport or fetch conversion; anything else falls through to the
    * SDK's per-request path, which answers identically (docs/performance.md).
