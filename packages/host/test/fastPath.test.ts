@@ -32,9 +32,10 @@ class OnDemandReader extends MetricReader {
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
-/** Told when the `wait` tool starts, and when its signal aborts (with the reason's message). */
+/** Told when the `wait` tool starts, when its signal aborts (with the reason's message), and when its HTTP request's signal does. */
 let started: () => void = () => undefined;
 let aborted: (reason: string) => void = () => undefined;
+let requestAborted: () => void = () => undefined;
 
 const tools = defineExtension({
   manifest: { name: 'tools', version: '1.0.0' },
@@ -46,6 +47,7 @@ const tools = defineExtension({
       description: 'Waits for its client to go away.',
       handler: (_args, ctx) =>
         new Promise((resolve) => {
+          ctx.http?.req?.signal.addEventListener('abort', () => requestAborted());
           ctx.signal.addEventListener('abort', () => {
             aborted(ctx.signal.reason instanceof Error ? ctx.signal.reason.message : String(ctx.signal.reason));
             resolve('gone');
@@ -142,10 +144,11 @@ describe('the fast path', () => {
     expect(durations?.dataPoints).toHaveLength(1);
   });
 
-  it.each(['fast', 'sdk'] as const)('aborts a tool’s ctx.signal when its client goes away (%s path)', async (which) => {
+  it.each(['fast', 'sdk'] as const)('aborts a tool’s ctx.signal and its ctx.http.req.signal when its client goes away (%s path)', async (which) => {
     const apps = await pair();
     const app = apps[which];
     const reason = new Promise<string>((resolve) => (aborted = resolve));
+    const requestGone = new Promise<void>((resolve) => (requestAborted = resolve));
     const running = new Promise<void>((resolve) => (started = resolve));
     const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: MODERN_META } });
     const req = httpRequest(app.url('/mcp'), {
@@ -157,6 +160,8 @@ describe('the fast path', () => {
     await running;
     req.destroy();
     expect(await reason).toBe('Connection closed');
+    // `ctx.http.req.signal` aborts too, on both paths.
+    await requestGone;
   });
 
   it('compresses a large tools/list once for a client accepting br or gzip, the same JSON as the per-request path', async () => {
@@ -223,6 +228,7 @@ describe('the fast path', () => {
     const apps = await pair();
     const app = apps[which];
     const reason = new Promise<string>((resolve) => (aborted = resolve));
+    const requestGone = new Promise<void>((resolve) => (requestAborted = resolve));
     const running = new Promise<void>((resolve) => (started = resolve));
     const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {} } });
     const req = httpRequest(app.url('/mcp'), {
@@ -234,6 +240,8 @@ describe('the fast path', () => {
     await running;
     req.destroy();
     expect(await reason).toBe('Connection closed');
+    // `ctx.http.req.signal` aborts too, on both paths.
+    await requestGone;
   });
 
   it('leaves a blueprint with onServer hooks to the per-request path', async () => {

@@ -98,7 +98,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const message = legacy ? legacyMessage(body, req) : fastMessage(body, req);
   if (!message) return { parsed: body };
 
-  const verified = await deps.authenticate(() => webRequest(req, undefined));
+  const verified = await deps.authenticate(() => webRequest(req));
   if (verified instanceof Response) return answered(deps.write(res, verified));
   deps.received?.(body);
   const plan = await deps.plan(verified);
@@ -221,15 +221,49 @@ function declaresMcpHeaders(schema: object | undefined): boolean {
   return known;
 }
 
-/** The fetch `Request` handlers see as `ctx.http.req` (and the auth gate reads): the Node request's URL and headers. */
-function webRequest(req: IncomingMessage, signal: AbortSignal | undefined): Request {
+/**
+ * The fetch `Request` handlers see as `ctx.http.req`: the Node request's URL
+ * and headers (the body was read), its `signal` aborted when the client goes
+ * away, as on the SDK's path. The signal is made only when read: a `signal`
+ * given to `new Request` triples what making one costs (undici ties the two
+ * with a WeakRef and a FinalizationRegistry), and almost no handler reads it.
+ */
+class NodeBackedRequest extends Request {
+  #controller: AbortController | undefined;
+  #gone = false;
+
+  /** What `signal` answers (installed as the accessor below). */
+  lazySignal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The client went away. */
+  gone(): void {
+    this.#gone = true;
+    this.#controller?.abort();
+  }
+}
+// TypeScript types `Request#signal` as a data property, so a class cannot override it with a getter; it is an accessor, replaced here.
+Object.defineProperty(NodeBackedRequest.prototype, 'signal', {
+  get(this: NodeBackedRequest): AbortSignal {
+    return this.lazySignal();
+  },
+  configurable: true,
+});
+
+/** The fetch `Request` for the Node request (the auth gate reads its headers; handlers see it as `ctx.http.req`). */
+function webRequest(req: IncomingMessage): NodeBackedRequest {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers, ...(signal ? { signal } : {}) });
+  return new NodeBackedRequest(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers });
 }
 
 /**
@@ -240,8 +274,7 @@ function webRequest(req: IncomingMessage, signal: AbortSignal | undefined): Requ
  * keep-alive comment while a slow handler works.
  */
 function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined, legacy: boolean): Promise<boolean> {
-  const gone = new AbortController();
-  const request = webRequest(req, gone.signal);
+  const request = webRequest(req);
   // The request spans find the record from their handler's `ctx.http.req`.
   if (traced) attachRequestRecord(request, traced);
   return new Promise<boolean>((resolve) => {
@@ -306,7 +339,7 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
     res.once('close', () => {
       if (done) return;
       finish();
-      gone.abort();
+      request.gone();
       outcome.cancel();
       resolve(true);
     });
