@@ -5,8 +5,8 @@
  * the fast path and to an app without it, both serving one host: status,
  * every header but framing and the date, and the JSON-RPC messages of the
  * body must be equal. Two pairs: auth off (sessions off), and auth on
- * (sessions on, toolset scopes). Both eras: 2026-07-28 requests and 2025
- * stateless ones. 100,000 requests by default;
+ * (sessions on, toolset scopes), both reading a tenant from `x-tenant`. Both
+ * eras: 2026-07-28 requests and 2025 stateless ones. 100,000 requests by default;
  * `REACTOR_DIFFERENTIAL_COUNT` and `REACTOR_DIFFERENTIAL_SEED` change that.
  */
 import { Agent } from 'node:http';
@@ -14,7 +14,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpApp, type McpAppOptions, type McpHost } from '../src/index.js';
-import { differentialHost, requestArbitrary, sealedStateFrom, send, verifier, type Answer, type GeneratedRequest } from './helpers/differential.js';
+import { differentialHost, requestArbitrary, sealedStateFrom, send, tenantOf, verifier, type Answer, type GeneratedRequest } from './helpers/differential.js';
 import { listen, type Listening } from './helpers/http.js';
 
 const COUNT = Number(process.env.REACTOR_DIFFERENTIAL_COUNT ?? 100_000);
@@ -37,8 +37,8 @@ describe('the fast path, against the SDK per-request path', () => {
   beforeAll(async () => {
     host = await differentialHost();
     const variants: Array<[string, McpAppOptions]> = [
-      ['auth off', { sessions: false, nodeId: 'node-a', maxBodyBytes: MAX_BODY_BYTES }],
-      ['auth on', { nodeId: 'node-b', maxBodyBytes: MAX_BODY_BYTES, auth: { verifier, resourceServerUrl: 'https://mcp.example.com/mcp', scopesSupported: ['mcp', 'admin'] } }],
+      ['auth off', { sessions: false, nodeId: 'node-a', maxBodyBytes: MAX_BODY_BYTES, tenant: tenantOf }],
+      ['auth on', { nodeId: 'node-b', maxBodyBytes: MAX_BODY_BYTES, tenant: tenantOf, auth: { verifier, resourceServerUrl: 'https://mcp.example.com/mcp', scopesSupported: ['mcp', 'admin'] } }],
     ];
     for (const [name, options] of variants) {
       pairs.push({ name, fast: await listen(createMcpApp(host, { ...options, fastPath: true })), sdk: await listen(createMcpApp(host, { ...options, fastPath: false })) });

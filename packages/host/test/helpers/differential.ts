@@ -139,7 +139,13 @@ export async function differentialHost(): Promise<McpHost> {
       },
     ],
   });
-  return await buildHost([main, layered], { name: 'differential', logger: silentLogger });
+  // Served to tenant `acme` only (the apps read the tenant from `x-tenant`).
+  const tenanted = defineExtension({
+    manifest: { name: 'tenanted', version: '1.0.0', tenants: ['acme'] },
+    toolsets: () => [{ name: 'acme', description: 'Tenant acme only.' }],
+    tools: () => [defineTool({ name: 'acme_tool', description: 'Acme only.', toolset: 'acme', handler: () => 'acme' })],
+  });
+  return await buildHost([main, layered, tenanted], { name: 'differential', logger: silentLogger });
 }
 
 /** A `requestState` the host sealed for an anonymous caller of `confirm`: asked for over `origin` (an app with auth off). */
@@ -153,6 +159,12 @@ export async function sealedStateFrom(origin: string): Promise<string> {
   if (typeof answer.result?.requestState !== 'string') throw new Error(`no requestState sealed: ${JSON.stringify(answer)}`);
   return answer.result.requestState;
 }
+
+/** The tenant of a request, as both apps of a pair read it. */
+export const tenantOf = (req: { headers: Record<string, string | string[] | undefined> }): string | undefined => {
+  const value = req.headers['x-tenant'];
+  return typeof value === 'string' ? value : undefined;
+};
 
 /** The verifier of the auth-on apps. */
 export const verifier = {
@@ -198,6 +210,7 @@ const TOOL_CALLS: ReadonlyArray<{ name: string; args: unknown }> = [
   { name: 'structured', args: { a: 1, b: 2 } },
   { name: 'whoami', args: {} },
   { name: 'secret', args: {} },
+  { name: 'acme_tool', args: {} },
 ];
 
 const BAD_ARGS: ReadonlyArray<{ name: string; args: unknown }> = [
@@ -331,8 +344,10 @@ export function requestArbitrary(maxBodyBytes: number, context: GeneratorContext
     body,
   });
   const acceptEncoding = fc.constantFrom<string | undefined>(undefined, undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0');
-  const valid = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...ENVELOPES), ids, selection, auth, acceptEncoding).map(([[kind, c], meta, id, sel, a, encoding]) =>
-    base(`valid ${kind}`, sel, a, { ...modernHeaders(c, 'none'), ...(encoding ? { 'accept-encoding': encoding } : {}) }, JSON.stringify(message(id, c, meta))),
+  const tenant = fc.constantFrom<string | undefined>(undefined, undefined, 'acme', 'other');
+  const tenantHeader = (t: string | undefined): Record<string, string> => (t === undefined ? {} : { 'x-tenant': t });
+  const valid = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...ENVELOPES), ids, selection, auth, acceptEncoding, tenant).map(([[kind, c], meta, id, sel, a, encoding, t]) =>
+    base(`valid ${kind}${t === undefined ? '' : `, tenant ${t}`}`, sel, a, { ...modernHeaders(c, 'none'), ...(encoding ? { 'accept-encoding': encoding } : {}), ...tenantHeader(t) }, JSON.stringify(message(id, c, meta))),
   );
   const invalid = fc.tuple(fc.constantFrom(...INVALID_CALLS), ids, selection, auth).map(([[kind, c], id, sel, a]) => base(kind, sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, ENVELOPE))));
   const headers = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...HEADER_MUTATIONS), ids, selection, auth).map(([[, c], mutation, id, sel, a]) => base(`header ${mutation}`, sel, a, modernHeaders(c, mutation), JSON.stringify(message(id, c, ENVELOPE))));
@@ -351,7 +366,9 @@ export function requestArbitrary(maxBodyBytes: number, context: GeneratorContext
     base('malformed or non-request JSON', sel, undefined, modernHeaders(c, 'none'), body),
   );
   const legacyCalls = [...VALID_CALLS, ...INVALID_CALLS];
-  const legacy = fc.tuple(fc.constantFrom(...legacyCalls), ids, selection, auth).map(([[kind, c], id, sel, a]) => base(`2025 stateless ${kind}`, sel, a, { 'mcp-protocol-version': LEGACY }, JSON.stringify(message(id, c, undefined))));
+  const legacy = fc.tuple(fc.constantFrom(...legacyCalls), ids, selection, auth, tenant).map(([[kind, c], id, sel, a, t]) =>
+    base(`2025 stateless ${kind}${t === undefined ? '' : `, tenant ${t}`}`, sel, a, { 'mcp-protocol-version': LEGACY, ...tenantHeader(t) }, JSON.stringify(message(id, c, undefined))),
+  );
   const legacyHeaders = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...LEGACY_VERSIONS), fc.constantFrom(...LEGACY_ACCEPTS), ids, selection).map(([[, c], version, accept, id, sel]) =>
     base(`2025 stateless, version ${version ?? '(none)'}, accept ${accept}`, sel, undefined, { accept, ...(version === undefined ? {} : { 'mcp-protocol-version': version }) }, JSON.stringify(message(id, c, undefined))),
   );
