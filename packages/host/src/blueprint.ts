@@ -145,17 +145,20 @@ export function serveTool(
       if (!checked.ok) return toolErrorResult(`Input validation error: invalid arguments for tool "${spec.name}": ${checked.message}`);
       args = checked.value as Record<string, unknown>;
     }
-    const controller = new AbortController();
-    const parent = sdkCtx.mcpReq.signal;
-    const onParentAbort = () => controller.abort(parent.reason);
-    if (parent.aborted) controller.abort(parent.reason);
-    else parent.addEventListener('abort', onParentAbort, { once: true });
+    const call = new CallSignal(sdkCtx.mcpReq.signal);
     const ctx: ToolContext = {
       ...sdkCtx,
-      mcpReq: { ...sdkCtx.mcpReq, signal: controller.signal },
+      mcpReq: {
+        ...sdkCtx.mcpReq,
+        get signal() {
+          return call.signal;
+        },
+      },
       extension,
       toolsets: connection.toolsets,
-      signal: controller.signal,
+      get signal() {
+        return call.signal;
+      },
     };
     // Made only when the limit passes: an Error captures a stack, a cost every call would pay.
     let timedOut: Error | undefined;
@@ -172,7 +175,7 @@ export function serveTool(
       return result;
     } catch (error) {
       if (timedOut !== undefined && error === timedOut) {
-        controller.abort(timedOut);
+        call.abort(timedOut);
         options.problems.report(log, { code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' }, { level: 'warn', fields: { tool: spec.name, timeoutMs: limit } });
         return toolErrorResult(timedOut.message);
       }
@@ -186,7 +189,7 @@ export function serveTool(
       options.problems.report(log, { code: ErrorCodes.TOOL_FAILED, extension, subject: spec.name, message: `tool "${spec.name}" of extension "${extension}" threw: ${message}`, phase: 'call' }, { fields: { tool: spec.name }, cause: error });
       return toolErrorResult(message);
     } finally {
-      parent.removeEventListener('abort', onParentAbort);
+      call.settle();
     }
   };
   return { name: spec.name, extension, spec, listEntry, input, outputJson, invoke };
@@ -206,4 +209,41 @@ export function renderToolList(tools: readonly ServedTool[], stats: HostStats): 
  */
 function isModelMistake(error: unknown): error is ReactorError {
   return isReactorError(error) && error.code === ErrorCodes.TOOL_FAILED;
+}
+
+/**
+ * A tool call's `ctx.signal`: aborted when the SDK's request signal aborts
+ * (cancellation, the client gone) or the call's time limit passes — made only
+ * when a handler reads it. Most handlers never do, and an AbortController
+ * following another signal costs a call several microseconds.
+ */
+class CallSignal {
+  #controller: AbortController | undefined;
+  /** Why the call was aborted before anyone read the signal. */
+  #abortedWith: { reason: unknown } | undefined;
+  #settled = false;
+  readonly #onParentAbort = () => this.abort(this.parent.reason);
+
+  constructor(private readonly parent: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = (this.#controller = new AbortController());
+    if (this.#abortedWith) controller.abort(this.#abortedWith.reason);
+    else if (this.parent.aborted) controller.abort(this.parent.reason);
+    // After the call settled, the request's signal no longer reaches it (as when the listener was removed).
+    else if (!this.#settled) this.parent.addEventListener('abort', this.#onParentAbort, { once: true });
+    return controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#controller) this.#controller.abort(reason);
+    else this.#abortedWith ??= { reason };
+  }
+
+  /** The call is done: stop following the request's signal. */
+  settle(): void {
+    this.#settled = true;
+    if (this.#controller) this.parent.removeEventListener('abort', this.#onParentAbort);
+  }
 }

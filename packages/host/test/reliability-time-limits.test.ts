@@ -86,6 +86,28 @@ describe('tool time limits', () => {
     }
   });
 
+  it('a handler that first reads ctx.signal after its limit passed finds it aborted by the time-out; ctx.signal is ctx.mcpReq.signal', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const seen: Array<{ same: boolean; aborted: boolean; reason: string }> = [];
+    const late = async (_args: unknown, ctx: ToolContext) => {
+      // The signal is made when first read (a call whose handler never reads it pays for none).
+      await released;
+      seen.push({ same: ctx.signal === ctx.mcpReq.signal, aborted: ctx.signal.aborted, reason: String(ctx.signal.reason) });
+      return 'too late';
+    };
+    const h = await host([defineExtension({ manifest: { name: 'slow', version: '1.0.0' }, tools: () => [tool('late', { timeoutMs: 20, handler: late })] })]);
+    const conn = await connect(h);
+    try {
+      expect((await conn.callTool('late')).isError).toBe(true);
+      release();
+      await expect.poll(() => seen.length).toBe(1);
+      expect(seen[0]).toEqual({ same: true, aborted: true, reason: expect.stringContaining('timed out after 20 ms') });
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('with toolTimeoutMs: 0 leaves a call without its own limit unbounded, while a sibling with one is cut', async () => {
     const gate = gated();
     const cut = hanging();
