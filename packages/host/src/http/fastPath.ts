@@ -34,7 +34,7 @@ import { LEGACY_STATELESS, type SharedServer, type SharedServers } from '../sdk/
 import type { LegacyExchangeTransport } from '../sdk/legacyExchange.js';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
 
-/** The one revision the fast path serves (others fall through to the SDK, which knows them all). */
+/** The one 2026-era revision the fast path serves (others fall through to the SDK, which knows them all); any other version header is 2025's to classify. */
 export const FAST_REVISION = '2026-07-28';
 
 const LEGACY_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']);
