@@ -19,15 +19,14 @@
  * message, so the server's own refusals (an unknown method, bad params)
  * travel in the stream on both paths alike.
  */
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
-import type { ExchangeOutcome, ExchangeSink } from './sharedExchange.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
+import { OpenExchanges, type ExchangeOutcome, type ExchangeSink } from './sharedExchange.js';
 
 export class LegacyExchangeTransport implements Transport {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport['onmessage'];
-  /** In flight, by the client's own id. */
-  readonly #open = new Map<string | number, ExchangeSink>();
+  readonly #open = new OpenExchanges<{ readonly sink: ExchangeSink }>();
   #versions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #closed = false;
 
@@ -53,39 +52,24 @@ export class LegacyExchangeTransport implements Transport {
   exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: string | number) => void): ExchangeOutcome {
     const id = message.id;
     if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
-    this.#open.set(id, sink);
+    const dispatched = this.#open.open(id, { sink }, abort);
     this.onmessage(message, { request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
-    return {
-      kind: 'dispatched',
-      cancel: () => {
-        if (this.#open.get(id) !== sink) return;
-        this.#open.delete(id);
-        abort(id);
-      },
-    };
+    return dispatched;
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const isAnswer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
-    const id = isAnswer ? message.id : options?.relatedRequestId;
-    const sink = id === undefined ? undefined : this.#open.get(id);
-    if (!sink) return Promise.resolve();
-    if (!isAnswer) {
-      sink.related(message);
-      return Promise.resolve();
-    }
-    this.#open.delete(id!);
-    sink.answer(message);
+    const routed = this.#open.route(message, options);
+    if (routed?.answer) routed.exchange.sink.answer(message);
+    else routed?.exchange.sink.related(message);
     return Promise.resolve();
   }
 
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    const open = [...this.#open.values()];
-    this.#open.clear();
+    const open = this.#open.closeAll();
     this.onclose?.();
-    for (const sink of open) sink.closed();
+    for (const exchange of open) exchange.sink.closed();
     return Promise.resolve();
   }
 }

@@ -48,6 +48,55 @@ export type ExchangeOutcome = { readonly kind: 'dispatched'; cancel(): void } | 
 
 type Classification = ConstructorParameters<typeof PerRequestHTTPServerTransport>[0]['classification'];
 
+/**
+ * The exchanges in flight on one shared transport, by the client's own id
+ * (handlers, spans and logs see the id the client sent, as on the
+ * per-request path), and where a server's outgoing message belongs. Both
+ * shared transports (2026-07-28 here, 2025 in `legacyExchange.ts`) route
+ * through one.
+ */
+export class OpenExchanges<E extends { readonly sink: ExchangeSink }> {
+  readonly #open = new Map<string | number, E>();
+
+  has(id: string | number): boolean {
+    return this.#open.has(id);
+  }
+
+  /** Opens an exchange; returns the outcome of a dispatched one, whose `cancel` forgets it and aborts its handler (unless it ended). */
+  open(id: string | number, exchange: E, abort: (id: string | number) => void): ExchangeOutcome {
+    this.#open.set(id, exchange);
+    return {
+      kind: 'dispatched',
+      cancel: () => {
+        if (this.#open.get(id) !== exchange) return;
+        this.#open.delete(id);
+        abort(id);
+      },
+    };
+  }
+
+  /**
+   * The exchange an outgoing message belongs to: a message related to a
+   * request goes to it as it is; an answer also ends it. `undefined` for a
+   * message of no open exchange (one that ended or was cancelled).
+   */
+  route(message: JSONRPCMessage, options: TransportSendOptions | undefined): { readonly exchange: E; readonly answer: boolean } | undefined {
+    const answer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const id = answer ? message.id : options?.relatedRequestId;
+    const exchange = id === undefined ? undefined : this.#open.get(id);
+    if (!exchange) return undefined;
+    if (answer) this.#open.delete(id!);
+    return { exchange, answer };
+  }
+
+  /** Ends every open exchange; returns them, for their sinks to be told. */
+  closeAll(): E[] {
+    const open = [...this.#open.values()];
+    this.#open.clear();
+    return open;
+  }
+}
+
 interface OpenExchange {
   readonly sink: ExchangeSink;
   refused: boolean;
@@ -55,8 +104,7 @@ interface OpenExchange {
 
 /** The multi-exchange transport one shared server stays connected to. */
 export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
-  /** In flight, by the client's own id (handlers, spans and logs see the id the client sent, as on the per-request path). */
-  readonly #open = new Map<string | number, OpenExchange>();
+  readonly #open = new OpenExchanges<OpenExchange>();
   /** The exchange whose message is being delivered: an answer sent now comes from the server's ladder, not a handler. */
   #delivering: OpenExchange | undefined;
   #closed = false;
@@ -76,7 +124,7 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
     const id = message.id;
     if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
     const open: OpenExchange = { sink, refused: false };
-    this.#open.set(id, open);
+    const dispatched = this.#open.open(id, open, abort);
     const classification = (this as unknown as { _classification: Classification })._classification;
     this.#delivering = open;
     try {
@@ -84,41 +132,24 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
     } finally {
       this.#delivering = undefined;
     }
-    if (open.refused) return { kind: 'refused' };
-    return {
-      kind: 'dispatched',
-      cancel: () => {
-        if (this.#open.get(id) !== open) return;
-        this.#open.delete(id);
-        abort(id);
-      },
-    };
+    return open.refused ? { kind: 'refused' } : dispatched;
   }
 
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const isAnswer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
-    const id = isAnswer ? message.id : options?.relatedRequestId;
-    const open = id === undefined ? undefined : this.#open.get(id);
-    if (!open) return Promise.resolve();
-    if (!isAnswer) {
-      open.sink.related(message);
-      return Promise.resolve();
-    }
-    this.#open.delete(id!);
+    const routed = this.#open.route(message, options);
+    if (!routed) return Promise.resolve();
+    const { exchange, answer } = routed;
+    if (!answer) exchange.sink.related(message);
     // Sent synchronously from within `onmessage`: the server refused the message before any handler ran.
-    if (open === this.#delivering) {
-      open.refused = true;
-      return Promise.resolve();
-    }
-    open.sink.answer(message);
+    else if (exchange === this.#delivering) exchange.refused = true;
+    else exchange.sink.answer(message);
     return Promise.resolve();
   }
 
   override close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    const open = [...this.#open.values()];
-    this.#open.clear();
+    const open = this.#open.closeAll();
     this.onclose?.();
     for (const exchange of open) exchange.sink.closed();
     return Promise.resolve();
@@ -130,7 +161,8 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
  * SDK's per-request path does when its client goes away (the transport
  * closes: `ctx.mcpReq.signal` aborts with a connection-closed error). The
  * SDK keeps the controllers on the protocol instance; reached here, in the
- * SDK boundary folder, and checked by `sharedExchange.test.ts`.
+ * SDK boundary folder, and checked by `test/fastPath.test.ts` (a tool's
+ * `ctx.signal` when its client goes away, on both paths).
  */
 export function abortHandler(server: McpServer, id: string | number): void {
   const controllers = (server.server as unknown as { _requestHandlerAbortControllers?: Map<string | number, AbortController> })._requestHandlerAbortControllers;
@@ -143,7 +175,9 @@ export function abortHandler(server: McpServer, id: string | number): void {
  * each server it serves (its package-internal `installModernOnlyHandlers`):
  * the revision joins the server's supported versions (without it the server
  * stays unbound) and `server/discover` is answered. Checked by
- * `sharedExchange.test.ts` against the SDK's own per-request answers.
+ * `sharedExchange.test.ts` (the shared server binds to the revision) and by
+ * `test/fastPath.differential.test.ts` against the SDK's own per-request
+ * answers.
  */
 export function serveModernRevision(server: McpServer, revision: string): void {
   const low = server.server as unknown as { _supportedProtocolVersions?: string[]; _ondiscover?: () => unknown };
