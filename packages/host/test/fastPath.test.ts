@@ -144,26 +144,6 @@ describe('the fast path', () => {
     expect(durations?.dataPoints).toHaveLength(1);
   });
 
-  it.each(['fast', 'sdk'] as const)('aborts a tool’s ctx.signal and its ctx.http.req.signal when its client goes away (%s path)', async (which) => {
-    const apps = await pair();
-    const app = apps[which];
-    const reason = new Promise<string>((resolve) => (aborted = resolve));
-    const requestGone = new Promise<void>((resolve) => (requestAborted = resolve));
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: MODERN_META } });
-    const req = httpRequest(app.url('/mcp'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' },
-    });
-    req.on('error', () => undefined);
-    req.end(body);
-    await running;
-    req.destroy();
-    expect(await reason).toBe('Connection closed');
-    // `ctx.http.req.signal` aborts too, on both paths.
-    await requestGone;
-  });
-
   it('compresses a large tools/list once for a client accepting br or gzip, the same JSON as the per-request path', async () => {
     const { fast, sdk } = await pair();
     const plain = await call(sdk, 'tools/list', {});
@@ -224,23 +204,26 @@ describe('the fast path', () => {
     expect(host.stats.fastAnswers - before).toBe(requests.length - 1);
   });
 
-  it.each(['fast', 'sdk'] as const)('aborts a tool’s ctx.signal when its 2025 stateless client goes away (%s path)', async (which) => {
+  it.each([
+    ['2026-07-28', 'fast'],
+    ['2026-07-28', 'sdk'],
+    ['2025 stateless', 'fast'],
+    ['2025 stateless', 'sdk'],
+  ] as const)('aborts a tool’s ctx.signal and its ctx.http.req.signal when its %s client goes away (%s path)', async (era, which) => {
     const apps = await pair();
     const app = apps[which];
     const reason = new Promise<string>((resolve) => (aborted = resolve));
     const requestGone = new Promise<void>((resolve) => (requestAborted = resolve));
     const running = new Promise<void>((resolve) => (started = resolve));
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {} } });
-    const req = httpRequest(app.url('/mcp'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body), 'mcp-protocol-version': '2025-11-25' },
-    });
+    const modern = era === '2026-07-28';
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, ...(modern ? { _meta: MODERN_META } : {}) } });
+    const headers = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' } : { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const req = httpRequest(app.url('/mcp'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } });
     req.on('error', () => undefined);
     req.end(body);
     await running;
     req.destroy();
     expect(await reason).toBe('Connection closed');
-    // `ctx.http.req.signal` aborts too, on both paths.
     await requestGone;
   });
 

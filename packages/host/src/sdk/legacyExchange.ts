@@ -67,9 +67,7 @@ export class LegacyExchangeTransport implements Transport {
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    const open = this.#open.closeAll();
-    this.onclose?.();
-    for (const exchange of open) exchange.sink.closed();
+    this.#open.endAll(this.onclose);
     return Promise.resolve();
   }
 }

@@ -34,7 +34,11 @@ describe('OpenExchanges', () => {
     // Ended: nothing more reaches it; a message of no request reaches none.
     expect(open.route(result('x'), undefined)).toBeUndefined();
     expect(open.route(log(9), undefined)).toBeUndefined();
-    expect(open.closeAll()).toEqual([a]);
+    const onclose = vi.fn();
+    open.endAll(onclose);
+    expect(onclose).toHaveBeenCalledOnce();
+    expect(a.sink.seen).toEqual(['closed']);
+    expect(b.sink.seen).toEqual([]);
     expect(open.has(1)).toBe(false);
   });
 

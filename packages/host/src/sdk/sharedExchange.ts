@@ -89,11 +89,12 @@ export class OpenExchanges<E extends { readonly sink: ExchangeSink }> {
     return { exchange, answer };
   }
 
-  /** Ends every open exchange; returns them, for their sinks to be told. */
-  closeAll(): E[] {
+  /** The transport closed: tells its server (`onclose`), then every open exchange's sink, and forgets them. */
+  endAll(onclose: (() => void) | undefined): void {
     const open = [...this.#open.values()];
     this.#open.clear();
-    return open;
+    onclose?.();
+    for (const exchange of open) exchange.sink.closed();
   }
 }
 
@@ -149,9 +150,7 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
   override close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    const open = this.#open.closeAll();
-    this.onclose?.();
-    for (const exchange of open) exchange.sink.closed();
+    this.#open.endAll(this.onclose);
     return Promise.resolve();
   }
 }
