@@ -36,6 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureSseStoreLatency } from './bench-sse-store.mjs';
 import { freePort } from './freePort.mjs';
+import { JSON_HEADERS, openSession, readSseEvents } from './mcpWire.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPLICA = path.join(ROOT, 'packages', 'redis', 'test', 'fixtures', 'replica.mjs');
@@ -100,17 +101,9 @@ async function stopAll() {
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench-cluster', version: '1.0.0' } };
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 async function call2026(url, id, method, params) {
   const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return await fetch(url, { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name }, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }) });
-}
-async function openSession(url) {
-  const init = await fetch(url, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-cluster', version: '1.0.0' } } }) });
-  await init.text();
-  const headers = { ...JSON_HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id'), 'mcp-protocol-version': '2025-11-25' };
-  await (await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
-  return headers;
 }
 /** One ping on a session: the replica that ran it, or undefined on failure. */
 async function sessionPing(url, headers) {
@@ -146,24 +139,6 @@ async function loop(url, seconds, concurrency, nodes) {
   );
   latencies.sort((a, b) => a - b);
   return { requests: latencies.length, errors, rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99) };
-}
-
-/** Reads an SSE response to its end (or the reader's cancel), handing each event's `id` and `data` to `onEvent`. */
-async function readSseEvents(reader, onEvent) {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read().catch(() => ({ done: true }));
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    const blocks = buffer.split('\n\n');
-    buffer = blocks.pop();
-    for (const block of blocks) {
-      const lines = block.split('\n');
-      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('').trim();
-      onEvent(lines.find((l) => l.startsWith('id:'))?.slice(3).trim(), data);
-    }
-  }
 }
 
 /** The JSON-RPC messages of an SSE response, as they arrive. */
@@ -302,7 +277,7 @@ try {
   const before = await info();
   const count = Number(flags.sessions);
   const sessions = [];
-  for (let i = 0; i < count; i++) sessions.push(await openSession(lb));
+  for (let i = 0; i < count; i++) sessions.push(await openSession(lb, 'bench-cluster'));
   const after = await info();
   results.redisBytesPerSession = Number.isFinite(before) ? Math.round((after - before) / count) : null;
   say(`Redis memory per open session: ${results.redisBytesPerSession} bytes`);

@@ -12,10 +12,10 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { openSession, readSseEvents } from './mcpWire.mjs';
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** Imports `specifier` as packages/redis resolves it (its dependencies and workspace links). */
 async function importFromRedisPackage(root, specifier) {
@@ -39,36 +39,14 @@ async function serve(host, eventStore) {
   };
 }
 
-async function openSession(url) {
-  const init = await fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-sse-store', version: '1.0.0' } } }) });
-  await init.text();
-  const headers = { ...HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id'), 'mcp-protocol-version': '2025-11-25' };
-  await (await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
-  return headers;
-}
-
 /** One `chatter` call: the time of each SSE event's arrival, ms, and the call's duration. */
 async function chatter(url, headers, id) {
   const t0 = performance.now();
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'chatter', arguments: {}, _meta: { progressToken: id } } }) });
   if (response.status !== 200 || !response.headers.get('content-type')?.includes('text/event-stream')) throw new Error(`chatter answered HTTP ${response.status} ${response.headers.get('content-type')}: ${await response.text()}`);
   const arrivals = [];
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    const now = performance.now();
-    buffer += decoder.decode(value, { stream: true });
-    const blocks = buffer.split('\n\n');
-    buffer = blocks.pop();
-    for (const block of blocks) {
-      // Only messages: the SDK's priming event (an id, empty data) is not one of the N.
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('').trim();
-      if (data !== '') arrivals.push(now);
-    }
-  }
+  // Only messages: the SDK's priming event (an id, empty data) is not one of the N.
+  await readSseEvents(response.body.getReader(), (_id, data) => data !== '' && arrivals.push(performance.now()));
   return { arrivals, durationMs: performance.now() - t0 };
 }
 
@@ -107,7 +85,7 @@ export async function measureSseStoreLatency({ root, redisUrl, calls = 40, event
       const instance = await buildHost([extension], { logger: silentLogger });
       hosts.push(instance);
       apps[name] = await serve({ module: hostModule, instance }, store);
-      apps[name].session = await openSession(apps[name].url);
+      apps[name].session = await openSession(apps[name].url, 'bench-sse-store');
     }
     const gaps = { memory: [], redis: [] };
     const durations = { memory: [], redis: [] };
