@@ -263,7 +263,9 @@ function webRequest(req: IncomingMessage): NodeBackedRequest {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  return new NodeBackedRequest(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers });
+  // The URL as the SDK's `toWebRequest` builds it for the per-request path (`:authority` for HTTP/2).
+  const authority = req.headers.host ?? req.headers[':authority'];
+  return new NodeBackedRequest(`http://${typeof authority === 'string' ? authority : 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers });
 }
 
 /**

@@ -59,24 +59,17 @@ export class SharedServers {
 
   private async mint(built: BuiltServer, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> {
     const server = await built.createServer({ selection });
-    if (revision === LEGACY_STATELESS) {
-      // As the SDK's stateless fallback serves each of its servers: connected, never initialized.
-      const transport = new LegacyExchangeTransport();
-      await server.connect(transport);
-      if (this.closed) {
-        await server.close();
-        return undefined;
-      }
-      this.open.add(server);
-      return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
+    const legacy = revision === LEGACY_STATELESS;
+    // 2025: as the SDK's stateless fallback serves each of its servers, connected and never initialized.
+    const transport = legacy ? new LegacyExchangeTransport() : new SharedExchangeTransport({ era: 'modern', revision });
+    if (!legacy) {
+      advertiseListChanged(server);
+      seedClientIdentity(server, identity.clientInfo, identity.clientCapabilities);
+      serveModernRevision(server, revision);
     }
-    advertiseListChanged(server);
-    seedClientIdentity(server, identity.clientInfo, identity.clientCapabilities);
-    serveModernRevision(server, revision);
-    const transport = new SharedExchangeTransport({ era: 'modern', revision });
     await server.connect(transport);
     // A server factory that does not serve this revision stays unbound: the per-request path answers for it.
-    if (server.server.getNegotiatedProtocolVersion() !== revision || this.closed) {
+    if (this.closed || (!legacy && server.server.getNegotiatedProtocolVersion() !== revision)) {
       await server.close();
       return undefined;
     }
