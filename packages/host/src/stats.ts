@@ -23,11 +23,13 @@ export interface HostStats {
   views: number;
   /** Requests the HTTP app's fast path answered (the rest took the SDK's per-request path). */
   fastAnswers: number;
+  /** Fetch `Request`s the fast path made for a Node request: only when the auth gate or a handler (`ctx.http.req`) read one. */
+  fetchRequests: number;
 }
 
 /** Fresh counters, all zero. */
 export function createStats(): HostStats {
-  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0 };
+  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0 };
 }
 
 /** A copy of the counters, for before/after comparisons in tests. */

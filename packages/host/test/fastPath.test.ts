@@ -42,6 +42,7 @@ const tools = defineExtension({
   toolsets: () => [{ name: 'tools', description: 'Tools.' }],
   tools: () => [
     defineTool({ name: 'echo', description: 'Echoes.', handler: () => 'echoed' }),
+    defineTool({ name: 'whoami', description: 'Reads its HTTP request.', handler: (_args, ctx) => `${ctx.http?.req?.headers.get('x-caller') ?? 'nobody'} at ${new URL(ctx.http?.req?.url ?? 'http://none/').pathname}` }),
     defineTool({
       name: 'wait',
       description: 'Waits for its client to go away.',
@@ -138,6 +139,8 @@ describe('the fast path', () => {
     }
     expect(seen.fast!.spans).toHaveLength(1);
     expect(seen.fast).toEqual(seen.sdk);
+    // The span found its request record on the stand-in for ctx.http.req without making the fetch Request.
+    expect(host.stats.fetchRequests).toBe(0);
     const { resourceMetrics } = await reader.collect();
     const durations = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'mcp.server.operation.duration');
     // One point for both requests: the same attributes on both paths.
@@ -225,6 +228,18 @@ describe('the fast path', () => {
     req.destroy();
     expect(await reason).toBe('Connection closed');
     await requestGone;
+  });
+
+  it.each(['2026-07-28', '2025 stateless'] as const)('makes a fetch Request only for a handler that reads ctx.http.req (%s)', async (era) => {
+    const { fast, sdk, host } = await pair();
+    const send = era === '2026-07-28' ? call : legacyCall;
+    const before = host.stats.fetchRequests;
+    expect((await send(fast, 'tools/call', { name: 'echo', arguments: {} })).status).toBe(200);
+    expect(host.stats.fetchRequests).toBe(before);
+    const [viaFast, viaSdk] = [await send(fast, 'tools/call', { name: 'whoami', arguments: {} }, { 'x-caller': 'ada' }), await send(sdk, 'tools/call', { name: 'whoami', arguments: {} }, { 'x-caller': 'ada' })];
+    expect(viaFast.body.toString()).toContain('ada at /mcp');
+    expect(viaFast.body.equals(viaSdk.body)).toBe(true);
+    expect(host.stats.fetchRequests).toBe(before + 1);
   });
 
   it('leaves a blueprint with onServer hooks to the per-request path', async () => {

@@ -23,7 +23,7 @@
  * answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../blueprint.js';
 import { blueprintOf } from '../builtServer.js';
 import type { BuiltServer } from '../host.js';
@@ -33,13 +33,14 @@ import type { HostStats } from '../stats.js';
 import { LEGACY_STATELESS, type SharedServer, type SharedServers } from '../sdk/sharedServers.js';
 import type { LegacyExchangeTransport } from '../sdk/legacyExchange.js';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
+import { lazyRequest, type LazyRequest } from './lazyRequest.js';
 
 /** The one 2026-era revision the fast path serves (others fall through to the SDK, which knows them all); any other version header is 2025's to classify. */
 export const FAST_REVISION = '2026-07-28';
 
 const LEGACY_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']);
 const FAST_METHODS: ReadonlySet<string> = new Set([...LEGACY_METHODS, 'server/discover']);
-/** The members a 2025 request may have for the fast path: the SDK's transport parses (and strips) a message before its server sees it. */
+/** The members a request may have for the fast path: a 2025 transport parses (and strips) a message before its server sees it; no response member is among them. */
 const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 /** The SDK's 2025 stateless transport keeps a quiet event stream alive with a comment this often. */
 const SSE_KEEP_ALIVE_MS = 15_000;
@@ -61,7 +62,7 @@ export interface FastPathDeps {
   readonly servers: SharedServers;
   /** The request's record when spans are recorded: attached to the `Request` handlers see (`ctx.http.req`), as the per-request path does. */
   readonly traced: RequestRecord | undefined;
-  /** The host's counters (`fastAnswers`). */
+  /** The host's counters (`fastAnswers`, `fetchRequests`). */
   readonly stats: HostStats;
   /** Told the parsed body once the request is authenticated, as the per-request path tells it (the access log's `logPayloads`). */
   readonly received: ((body: unknown) => void) | undefined;
@@ -98,7 +99,8 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const message = legacy ? legacyMessage(body, req) : fastMessage(body, req);
   if (!message) return { parsed: body };
 
-  const verified = await deps.authenticate(() => webRequest(req));
+  const lazy = lazyRequest(req, () => deps.stats.fetchRequests++);
+  const verified = await deps.authenticate(() => lazy.request);
   if (verified instanceof Response) return answered(deps.write(res, verified));
   deps.received?.(body);
   const plan = await deps.plan(verified);
@@ -124,7 +126,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
     writeEncoded(req, res, encoded, message.id, legacy);
     return 'answered';
   }
-  if (!(await exchange(req, res, shared, message, verified, listKey, deps.traced, legacy))) return { parsed: body };
+  if (!(await exchange(req, res, lazy, shared, message, verified, listKey, deps.traced, legacy))) return { parsed: body };
   deps.stats.fastAnswers++;
   return 'answered';
 }
@@ -142,23 +144,60 @@ const answered = async (writing: Promise<void>): Promise<'answered'> => {
   return 'answered';
 };
 
-/** The body, exactly `length` bytes as announced (a shorter one is what the per-request path would see too). */
-async function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    received += chunk.length;
-  }
-  return chunks.length === 1 && received === length ? chunks[0]! : Buffer.concat(chunks, received);
+/**
+ * The body, exactly `length` bytes as announced (a shorter one is what the
+ * per-request path would see too). Read with the stream's events: an async
+ * iterator over the request costs a few microseconds more per request.
+ */
+function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      received += chunk.length;
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve(chunks.length === 1 && received === length ? chunks[0]! : Buffer.concat(chunks, received));
+    };
+    // The client went away before the body ended: as an iterator over the request would, this rejects.
+    const onClose = (): void => {
+      settle();
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    const onError = (error: Error): void => {
+      settle();
+      reject(error);
+    };
+    const settle = (): void => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onError);
+    };
+    req.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onError);
+  });
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The request when it is one the fast path serves and the SDK's header ladder would pass as it stands; else `undefined`. */
+/**
+ * The request when it is one the fast path serves and the SDK's header ladder
+ * would pass as it stands; else `undefined`.
+ *
+ * Era: what the SDK's `classifyInboundRequest` calls a 2026-07-28 request,
+ * decided from the body directly. The classifier first tries the body as a
+ * response (two zod parses that fail, building their issues) and costs about
+ * 20 µs a call, a tenth of a whole answer. Its verdict here is the same by
+ * construction: no member but a request's (so no response), a JSON-RPC
+ * request by the SDK's own guard, and an envelope claiming this revision, as
+ * the header does. The envelope's schema is the shared server's to check
+ * when the message is delivered; a refusal there falls through to the
+ * per-request path, which classifies the request itself. The differential
+ * test holds the two paths to the same answers.
+ */
 function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || !FAST_METHODS.has(body.method)) return undefined;
   if (!(typeof body.id === 'number' || typeof body.id === 'string')) return undefined;
+  for (const key in body) if (!REQUEST_MEMBERS.has(key)) return undefined;
   const params = body.params;
   if (params !== undefined && !isPlainObject(params)) return undefined;
   const headers = req.headers;
@@ -168,39 +207,31 @@ function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | unde
   // Exactly the name in plain text (no Base64 sentinel, no padding): anything else the SDK decides.
   if (nameField === undefined ? headers['mcp-name'] !== undefined : typeof name !== 'string' || headers['mcp-name'] !== name || /[^\x21-\x7e]/.test(name)) return undefined;
   const meta = params?._meta;
-  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined)) return undefined;
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST',
-    body,
-    protocolVersionHeader: FAST_REVISION,
-    mcpMethodHeader: body.method,
-    ...(typeof headers['mcp-name'] === 'string' ? { mcpNameHeader: headers['mcp-name'] } : {}),
-  });
-  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.revision !== FAST_REVISION) return undefined;
-  return body as unknown as JSONRPCRequest;
+  if (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_KEY] !== FAST_REVISION) return undefined;
+  // The client identity keys the shared server: a malformed one is the SDK's to refuse, before any server is made for it.
+  const clientInfo = meta[CLIENT_INFO_KEY];
+  if (!isPlainObject(meta[CLIENT_CAPABILITIES_KEY]) || (clientInfo !== undefined && !isPlainObject(clientInfo))) return undefined;
+  return isJSONRPCRequest(body) ? body : undefined;
 }
 
 /**
  * The request when it is a 2025 stateless one the fast path serves as the
  * SDK's stateless transport would: a single request (no batch) of a served
  * method, valid by the SDK's JSON-RPC schema, with no member the transport's
- * parse would strip, no progress token, classified 2025 by the SDK.
+ * parse would strip, no progress token, and what `classifyInboundRequest`
+ * calls a 2025 request with no claim — no envelope claim in `_meta`, and no
+ * `MCP-Protocol-Version` header naming a 2026-era revision (compared as the
+ * SDK compares them). Decided directly, for the cost the 2026-07-28 check
+ * above explains.
  */
 function legacyMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | undefined {
   if (!isPlainObject(body) || typeof body.method !== 'string' || !LEGACY_METHODS.has(body.method)) return undefined;
   for (const key in body) if (!REQUEST_MEMBERS.has(key)) return undefined;
   if (!isJSONRPCRequest(body)) return undefined;
   const meta = (body.params as { _meta?: unknown } | undefined)?._meta;
-  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined)) return undefined;
-  const headers = req.headers;
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST',
-    body,
-    ...(typeof headers['mcp-protocol-version'] === 'string' ? { protocolVersionHeader: headers['mcp-protocol-version'] } : {}),
-    ...(typeof headers['mcp-method'] === 'string' ? { mcpMethodHeader: headers['mcp-method'] } : {}),
-    ...(typeof headers['mcp-name'] === 'string' ? { mcpNameHeader: headers['mcp-name'] } : {}),
-  });
-  return outcome.kind === 'legacy' && outcome.reason === 'no-claim' ? body : undefined;
+  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined || PROTOCOL_VERSION_KEY in meta)) return undefined;
+  const version = req.headers['mcp-protocol-version'];
+  return version === undefined || version < FAST_REVISION ? body : undefined;
 }
 
 /** Whether the shared server answers this request as a per-request server would. */
@@ -222,61 +253,14 @@ function declaresMcpHeaders(schema: object | undefined): boolean {
 }
 
 /**
- * The fetch `Request` handlers see as `ctx.http.req`: the Node request's URL
- * and headers (the body was read), its `signal` aborted when the client goes
- * away, as on the SDK's path. The signal is made only when read: a `signal`
- * given to `new Request` triples what making one costs (undici ties the two
- * with a WeakRef and a FinalizationRegistry), and almost no handler reads it.
- */
-class NodeBackedRequest extends Request {
-  #controller: AbortController | undefined;
-  #gone = false;
-
-  /** What `signal` answers (installed as the accessor below). */
-  lazySignal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#gone) this.#controller.abort();
-    }
-    return this.#controller.signal;
-  }
-
-  /** The client went away. */
-  gone(): void {
-    this.#gone = true;
-    this.#controller?.abort();
-  }
-}
-// TypeScript types `Request#signal` as a data property, so a class cannot override it with a getter; it is an accessor, replaced here.
-Object.defineProperty(NodeBackedRequest.prototype, 'signal', {
-  get(this: NodeBackedRequest): AbortSignal {
-    return this.lazySignal();
-  },
-  configurable: true,
-});
-
-/** The fetch `Request` for the Node request (the auth gate reads its headers; handlers see it as `ctx.http.req`). */
-function webRequest(req: IncomingMessage): NodeBackedRequest {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':')) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  // The URL as the SDK's `toWebRequest` builds it for the per-request path (`:authority` for HTTP/2).
-  const authority = req.headers.host ?? req.headers[':authority'];
-  return new NodeBackedRequest(`http://${typeof authority === 'string' ? authority : 'localhost'}${req.url ?? '/'}`, { method: 'POST', headers });
-}
-
-/**
  * Delivers the request to the shared server and writes its answer; false
  * when the server refused it before any handler ran. A 2025 (`legacy`)
  * answer is an event stream, as the SDK's stateless transport sends it:
  * anything related first, then the answer, each a `message` event, and a
  * keep-alive comment while a slow handler works.
  */
-function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined, legacy: boolean): Promise<boolean> {
-  const request = webRequest(req);
+function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined, legacy: boolean): Promise<boolean> {
+  const request = lazy.request;
   // The request spans find the record from their handler's `ctx.http.req`.
   if (traced) attachRequestRecord(request, traced);
   return new Promise<boolean>((resolve) => {
@@ -341,7 +325,7 @@ function exchange(req: IncomingMessage, res: ServerResponse, shared: SharedServe
     res.once('close', () => {
       if (done) return;
       finish();
-      request.gone();
+      lazy.gone();
       outcome.cancel();
       resolve(true);
     });

@@ -239,6 +239,26 @@ const BAD_META: ReadonlyArray<unknown> = [
   { 'io.modelcontextprotocol/protocolVersion': MODERN },
   { ...ENVELOPE, progressToken: 'p1' },
   { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': 'nobody' },
+  // Shaped right at the top, wrong inside: only the envelope's schema tells.
+  { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 5 } },
+  { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: 'yes' } },
+  { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'loud' },
+  // A claim of another revision than the header names.
+  { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' },
+  { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': ' 2026-07-28' },
+  // Foreign keys beside the envelope.
+  { ...ENVELOPE, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'com.example/note': { any: 'thing' } },
+];
+
+/** A 2026-07-28 request changed in one way the body's classification or its JSON-RPC parse must notice. */
+const MODERN_ODDITIES: ReadonlyArray<[string, (m: Record<string, unknown>) => Record<string, unknown>]> = [
+  ['a result member', (m) => ({ ...m, result: {} })],
+  ['an error member', (m) => ({ ...m, error: { code: 1, message: 'no' } })],
+  ['an extra member', (m) => ({ ...m, extra: true })],
+  ['jsonrpc 1.0', (m) => ({ ...m, jsonrpc: '1.0' })],
+  ['a negative id', (m) => ({ ...m, id: -3 })],
+  ['an empty string id', (m) => ({ ...m, id: '' })],
+  ['params an array', (m) => ({ ...m, params: [] })],
 ];
 
 interface Call {
@@ -352,6 +372,9 @@ export function requestArbitrary(maxBodyBytes: number, context: GeneratorContext
   const invalid = fc.tuple(fc.constantFrom(...INVALID_CALLS), ids, selection, auth).map(([[kind, c], id, sel, a]) => base(kind, sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, ENVELOPE))));
   const headers = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...HEADER_MUTATIONS), ids, selection, auth).map(([[, c], mutation, id, sel, a]) => base(`header ${mutation}`, sel, a, modernHeaders(c, mutation), JSON.stringify(message(id, c, ENVELOPE))));
   const badMeta = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...BAD_META), ids, selection, auth).map(([[, c], meta, id, sel, a]) => base('malformed _meta', sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, meta))));
+  const modernOdd = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...MODERN_ODDITIES), ids, selection).map(([[, c], [oddity, change], id, sel]) =>
+    base(`2026-07-28 with ${oddity}`, sel, undefined, modernHeaders(c, 'none'), JSON.stringify(change(message(id, c, ENVELOPE)))),
+  );
   const idForms = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom<unknown>(undefined, null, 1.5, true, { a: 1 }), selection).map(([[, c], id, sel]) => base('odd or missing id', sel, undefined, modernHeaders(c, 'none'), JSON.stringify(message(id, c, ENVELOPE))));
   const batch = fc.tuple(fc.constantFrom(...VALID_CALLS), ids, fc.boolean(), selection).map(([[, c], id, modern, sel]) =>
     base('batch-like body', sel, undefined, modern ? modernHeaders(c, 'none') : { 'mcp-protocol-version': LEGACY }, JSON.stringify([message(id, c, modern ? ENVELOPE : undefined)])),
@@ -400,6 +423,7 @@ export function requestArbitrary(maxBodyBytes: number, context: GeneratorContext
     { arbitrary: invalid, weight: 12 },
     { arbitrary: headers, weight: 12 },
     { arbitrary: badMeta, weight: 8 },
+    { arbitrary: modernOdd, weight: 4 },
     { arbitrary: idForms, weight: 4 },
     { arbitrary: batch, weight: 4 },
     { arbitrary: oversized, weight: 2 },
