@@ -20,12 +20,14 @@
  * travel in the stream on both paths alike.
  */
 import { SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
-import { OpenExchanges, type ExchangeOutcome, type ExchangeSink } from './sharedExchange.js';
+import { OpenExchanges, type ExchangeOutcome, type ExchangeSink, type RequestDelivery } from './sharedExchange.js';
 
 export class LegacyExchangeTransport implements Transport {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport['onmessage'];
+  /** Set once connected (see `requestDelivery` in sharedExchange.ts). */
+  deliver: RequestDelivery | undefined;
   readonly #open = new OpenExchanges<{ readonly sink: ExchangeSink }>();
   #versions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #closed = false;
@@ -53,7 +55,7 @@ export class LegacyExchangeTransport implements Transport {
     const id = message.id;
     if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
     const dispatched = this.#open.open(id, { sink }, abort);
-    this.onmessage(message, { request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
+    (this.deliver ?? this.onmessage)(message, { request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
     return dispatched;
   }
 

@@ -7,7 +7,7 @@
 import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { LegacyExchangeTransport } from './legacyExchange.js';
-import { OpenExchanges, serveModernRevision, SharedExchangeTransport, type ExchangeSink } from './sharedExchange.js';
+import { OpenExchanges, requestDelivery, serveModernRevision, SharedExchangeTransport, type ExchangeSink } from './sharedExchange.js';
 
 function recordingSink(): ExchangeSink & { seen: string[] } {
   const seen: string[] = [];
@@ -68,7 +68,7 @@ describe('LegacyExchangeTransport', () => {
     expect(transport.acceptsVersion(SUPPORTED_PROTOCOL_VERSIONS.find((v) => v !== '2025-06-18'))).toBe(false);
   });
 
-  it('answers through a connected server: related first, then the answer; a second exchange under an id in flight is refused; close tells the open ones', async () => {
+  it.each(['the transport’s onmessage', 'the protocol’s request entry'] as const)('answers through a connected server, delivered by %s: related first, then the answer; a second exchange under an id in flight is refused; close tells the open ones', async (delivery) => {
     const server = new McpServer({ name: 't', version: '1.0.0' }, { capabilities: { logging: {} } });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -80,6 +80,11 @@ describe('LegacyExchangeTransport', () => {
     server.registerTool('hang', { description: 'Never answers.' }, () => new Promise<never>(() => undefined));
     const transport = new LegacyExchangeTransport();
     await server.connect(transport);
+    if (delivery === 'the protocol’s request entry') {
+      // An SDK without the entry would leave the shared transports on onmessage: this says so.
+      transport.deliver = requestDelivery(server);
+      expect(transport.deliver).toBeTypeOf('function');
+    }
     const request = new Request('http://localhost/mcp', { method: 'POST' });
     const call = (id: number, name = 'slow') => ({ jsonrpc: '2.0' as const, id, method: 'tools/call', params: { name, arguments: {} } });
     const sink = recordingSink();

@@ -29,6 +29,7 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
   type McpServer,
+  type MessageExtraInfo,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 
@@ -113,9 +114,32 @@ interface OpenExchange {
   refused: boolean;
 }
 
+/** How a shared transport hands its server one request. */
+export type RequestDelivery = (message: JSONRPCRequest, extra: MessageExtraInfo) => void;
+
+/**
+ * Hands requests to `server` past the message dispatch its `connect`
+ * installs as the transport's `onmessage`. That dispatch tells a request
+ * from a response by parsing the message with the SDK's zod guards, up to
+ * three per message, then calls the protocol's request entry,
+ * `_onrequest` (documented for subclasses to override and delegate to).
+ * The shared transports deliver only messages the SDK's own
+ * `isJSONRPCRequest` accepted, so the dispatch's choice is known; calling the
+ * entry directly skips only the parses. `undefined` when the server has no
+ * such entry (then the transport's `onmessage` is used). Checked by the
+ * differential test against the SDK's per-request path.
+ */
+export function requestDelivery(server: McpServer): RequestDelivery | undefined {
+  const low = server.server as unknown as { _onrequest?: (message: JSONRPCRequest, extra?: MessageExtraInfo) => void };
+  const entry = low._onrequest;
+  return typeof entry === 'function' ? (message, extra) => entry.call(low, message, extra) : undefined;
+}
+
 /** The multi-exchange transport one shared server stays connected to. */
 export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
   readonly #open = new OpenExchanges<OpenExchange>();
+  /** Set once connected (see {@link requestDelivery}). */
+  deliver: RequestDelivery | undefined;
   /** The exchange whose message is being delivered: an answer sent now comes from the server's ladder, not a handler. */
   #delivering: OpenExchange | undefined;
   #closed = false;
@@ -139,7 +163,7 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
     const classification = (this as unknown as { _classification: Classification })._classification;
     this.#delivering = open;
     try {
-      this.onmessage(message, { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
+      (this.deliver ?? this.onmessage)(message, { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
     } finally {
       this.#delivering = undefined;
     }

@@ -12,7 +12,7 @@ import type { EncodedAnswer } from '../http/encodedAnswer.js';
 import { selectionToQuery, type Selection } from '../selection.js';
 import { advertiseListChanged } from './listChanged.js';
 import { LegacyExchangeTransport } from './legacyExchange.js';
-import { abortHandler, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
+import { abortHandler, requestDelivery, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
 
 /** The `revision` under which 2025 stateless requests share a server (no revision is negotiated: the server is never initialized). */
 export const LEGACY_STATELESS = '2025 stateless';
@@ -73,6 +73,7 @@ export class SharedServers {
       await server.close();
       return undefined;
     }
+    transport.deliver = requestDelivery(server);
     this.open.add(server);
     return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
   }
