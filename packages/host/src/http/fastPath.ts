@@ -23,7 +23,7 @@
  * answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, LOG_LEVEL_META_KEY as LOG_LEVEL_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, classifyInboundRequest, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../blueprint.js';
 import { blueprintOf } from '../builtServer.js';
 import type { BuiltServer } from '../host.js';
@@ -189,10 +189,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * 20 µs a call, a tenth of a whole answer. Its verdict here is the same by
  * construction: no member but a request's (so no response), a JSON-RPC
  * request by the SDK's own guard, and an envelope claiming this revision, as
- * the header does. The envelope's schema is the shared server's to check
- * when the message is delivered; a refusal there falls through to the
- * per-request path, which classifies the request itself. The differential
- * test holds the two paths to the same answers.
+ * the header does, that the classifier finds valid (asked once per distinct
+ * envelope: {@link validEnvelope}). The differential test holds the two
+ * paths to the same answers.
  */
 function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || !FAST_METHODS.has(body.method)) return undefined;
@@ -208,10 +207,40 @@ function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | unde
   if (nameField === undefined ? headers['mcp-name'] !== undefined : typeof name !== 'string' || headers['mcp-name'] !== name || /[^\x21-\x7e]/.test(name)) return undefined;
   const meta = params?._meta;
   if (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_KEY] !== FAST_REVISION) return undefined;
-  // The client identity keys the shared server: a malformed one is the SDK's to refuse, before any server is made for it.
-  const clientInfo = meta[CLIENT_INFO_KEY];
-  if (!isPlainObject(meta[CLIENT_CAPABILITIES_KEY]) || (clientInfo !== undefined && !isPlainObject(clientInfo))) return undefined;
-  return isJSONRPCRequest(body) ? body : undefined;
+  return isJSONRPCRequest(body) && validEnvelope(meta) ? body : undefined;
+}
+
+/** The `_meta` keys the SDK's envelope schema checks (besides a progress token, which never takes the fast path). */
+const ENVELOPE_KEYS = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY] as const;
+/** Envelope verdicts kept, by the envelope's JSON: a client sends the same one on every request. */
+const envelopeVerdicts = new Map<string, boolean>();
+const MAX_ENVELOPE_VERDICTS = 512;
+
+/**
+ * Whether the SDK's classifier finds this 2026-07-28 envelope valid — asked
+ * before anything else answers: the per-request path refuses a bad envelope
+ * (400) before the auth gate's or the selection's own refusals (401, 403),
+ * so the fast path must not answer such a request at all. The classifier
+ * (with a body that is only the envelope) is asked once per distinct
+ * envelope, and its verdict kept. JSON text is a faithful key but for one
+ * case: a number too large for a double parses to `Infinity` and prints as
+ * `null`; an envelope whose text has a `null` is asked every time.
+ */
+function validEnvelope(meta: Record<string, unknown>): boolean {
+  const envelope: Record<string, unknown> = {};
+  for (const key of ENVELOPE_KEYS) if (meta[key] !== undefined) envelope[key] = meta[key];
+  const key = JSON.stringify(envelope);
+  const known = envelopeVerdicts.get(key);
+  if (known !== undefined) return known;
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    body: { jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: envelope } },
+    protocolVersionHeader: FAST_REVISION,
+    mcpMethodHeader: 'tools/list',
+  });
+  const valid = outcome.kind === 'modern' && outcome.messageKind === 'request' && outcome.classification.revision === FAST_REVISION;
+  if (envelopeVerdicts.size < MAX_ENVELOPE_VERDICTS && !key.includes('null')) envelopeVerdicts.set(key, valid);
+  return valid;
 }
 
 /**

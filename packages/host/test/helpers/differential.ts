@@ -372,6 +372,10 @@ export function requestArbitrary(maxBodyBytes: number, context: GeneratorContext
   const invalid = fc.tuple(fc.constantFrom(...INVALID_CALLS), ids, selection, auth).map(([[kind, c], id, sel, a]) => base(kind, sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, ENVELOPE))));
   const headers = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...HEADER_MUTATIONS), ids, selection, auth).map(([[, c], mutation, id, sel, a]) => base(`header ${mutation}`, sel, a, modernHeaders(c, mutation), JSON.stringify(message(id, c, ENVELOPE))));
   const badMeta = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...BAD_META), ids, selection, auth).map(([[, c], meta, id, sel, a]) => base('malformed _meta', sel, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, meta))));
+  // A bad envelope together with a refusal the app makes itself (a toolset the token lacks the scope for, a bad token): the SDK path refuses the envelope first.
+  const badMetaRefused = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...BAD_META), ids, fc.constantFrom<string | undefined>('Bearer reader', 'Bearer nope', undefined)).map(([[, c], meta, id, a]) =>
+    base('malformed _meta, with a refusal of the app’s own', { path: '/mcp?toolsets=admin' }, a, modernHeaders(c, 'none'), JSON.stringify(message(id, c, meta))),
+  );
   const modernOdd = fc.tuple(fc.constantFrom(...VALID_CALLS), fc.constantFrom(...MODERN_ODDITIES), ids, selection).map(([[, c], [oddity, change], id, sel]) =>
     base(`2026-07-28 with ${oddity}`, sel, undefined, modernHeaders(c, 'none'), JSON.stringify(change(message(id, c, ENVELOPE)))),
   );
@@ -424,6 +428,7 @@ export function requestArbitrary(maxBodyBytes: number, context: GeneratorContext
     { arbitrary: headers, weight: 12 },
     { arbitrary: badMeta, weight: 8 },
     { arbitrary: modernOdd, weight: 4 },
+    { arbitrary: badMetaRefused, weight: 2 },
     { arbitrary: idForms, weight: 4 },
     { arbitrary: batch, weight: 4 },
     { arbitrary: oversized, weight: 2 },
