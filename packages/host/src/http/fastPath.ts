@@ -215,6 +215,8 @@ const ENVELOPE_KEYS = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIE
 /** Envelope verdicts kept, by the envelope's JSON: a client sends the same one on every request. */
 const envelopeVerdicts = new Map<string, boolean>();
 const MAX_ENVELOPE_VERDICTS = 512;
+/** Longer envelopes are asked every time: the verdicts stay within about 1 MiB, whatever clients send. */
+const MAX_KEPT_ENVELOPE_CHARS = 2048;
 
 /**
  * Whether the SDK's classifier finds this 2026-07-28 envelope valid — asked
@@ -239,7 +241,7 @@ function validEnvelope(meta: Record<string, unknown>): boolean {
     mcpMethodHeader: 'tools/list',
   });
   const valid = outcome.kind === 'modern' && outcome.messageKind === 'request' && outcome.classification.revision === FAST_REVISION;
-  if (envelopeVerdicts.size < MAX_ENVELOPE_VERDICTS && !key.includes('null')) envelopeVerdicts.set(key, valid);
+  if (envelopeVerdicts.size < MAX_ENVELOPE_VERDICTS && key.length <= MAX_KEPT_ENVELOPE_CHARS && !key.includes('null')) envelopeVerdicts.set(key, valid);
   return valid;
 }
 
