@@ -13,7 +13,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type HostOptions, type McpHost } from '../src/index.js';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type HostOptions, type McpApp, type McpHost } from '../src/index.js';
 import type { Logger } from '../src/logger.js';
 import { listen, type Listening } from './helpers/http.js';
 
@@ -240,6 +240,22 @@ describe('the fast path', () => {
     expect(viaFast.body.toString()).toContain('ada at /mcp');
     expect(viaFast.body.equals(viaSdk.body)).toBe(true);
     expect(host.stats.fetchRequests).toBe(before + 1);
+  });
+
+  it('answers as the per-request path when something in front of the app read the body and kept none (no hang)', async () => {
+    host = await buildHost([tools], { logger: silentLogger });
+    const behindReader = (fastPath: boolean): McpApp => {
+      const app = createMcpApp(host!, { sessions: false, fastPath });
+      // A body reader in front that keeps nothing where the app looks (`req.body`).
+      return Object.assign((req: Parameters<McpApp>[0], res: Parameters<McpApp>[1]) => {
+        req.on('end', () => app(req, res)).resume();
+      }, { close: app.close }) as unknown as McpApp;
+    };
+    const [fast, sdk] = [await listen(behindReader(true)), await listen(behindReader(false))];
+    apps.push(fast, sdk);
+    const [viaFast, viaSdk] = [await call(fast, 'tools/call', { name: 'echo', arguments: {} }), await call(sdk, 'tools/call', { name: 'echo', arguments: {} })];
+    expect(viaFast.status).toBe(viaSdk.status);
+    expect(viaFast.body.toString()).toBe(viaSdk.body.toString());
   });
 
   it('leaves a blueprint with onServer hooks to the per-request path', async () => {

@@ -9,7 +9,10 @@
  * `tools/call` nothing but a handler that asks for `ctx.http.req` reads it.
  * So the SDK gets a stand-in that is a `Request` to `instanceof` and forwards
  * every read to the real one, made on the first. Properties set on it (the
- * telemetry's request record) stay on the stand-in and make nothing.
+ * telemetry's request record) stay on the stand-in and make nothing. One
+ * visible difference: `util.inspect` (a logger printing the object) shows a
+ * proxy's own target, so the stand-in prints as `{}`; its properties read as
+ * a `Request`'s.
  */
 import type { IncomingMessage } from 'node:http';
 
