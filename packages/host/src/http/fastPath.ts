@@ -111,8 +111,8 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const pending = legacy
     ? deps.servers.serverFor(plan.built, blueprint, plan.selection, LEGACY_STATELESS, NO_IDENTITY)
     : deps.servers.serverFor(plan.built, blueprint, plan.selection, FAST_REVISION, {
-        clientInfo: meta?.['io.modelcontextprotocol/clientInfo'],
-        clientCapabilities: meta?.['io.modelcontextprotocol/clientCapabilities'],
+        clientInfo: meta?.[CLIENT_INFO_KEY],
+        clientCapabilities: meta?.[CLIENT_CAPABILITIES_KEY],
       });
   const shared = pending instanceof Promise ? await pending : pending;
   if (!shared) return { parsed: body };
@@ -152,7 +152,7 @@ const answered = async (writing: Promise<void>): Promise<'answered'> => {
 function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
   // Read already (by something in front of the app that kept no body): nothing more will come, as an iterator would find.
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
-  if (req.destroyed) return Promise.reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+  if (req.destroyed) return Promise.reject(prematureClose());
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -167,7 +167,7 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
     // The client went away before the body ended: as an iterator over the request would, this rejects.
     const onClose = (): void => {
       settle();
-      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      reject(prematureClose());
     };
     const onError = (error: Error): void => {
       settle();
@@ -179,6 +179,9 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
     req.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onError);
   });
 }
+
+/** The error an iterator over a request that closed before its end throws. */
+const prematureClose = (): Error => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
