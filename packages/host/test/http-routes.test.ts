@@ -3,6 +3,7 @@
  * shape routing (`path`, `defaultSelection`, `ignoreQueryKeys`, turning routes
  * off), and what the app answers for paths it does not serve.
  */
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpApp, defineExtension, silentLogger, type HealthzBody, type Logger, type McpAppOptions, type McpHost, type ToolsetsBody } from '../src/index.js';
 import { fixtureHost } from './helpers/fixtures.js';
@@ -79,6 +80,20 @@ describe('GET /toolsets', () => {
       ['library', true],
       ['spaces', false],
     ]);
+  });
+
+  it('reads each X-MCP-Toolsets header line on its own, as Node would otherwise join them', async () => {
+    const { served } = await start();
+    const url = new URL(served.url('/toolsets'));
+    // Two header lines (fetch would join them): joined, "without=spaces, library" would drop library too.
+    const body = await new Promise<ToolsetsBody>((resolve, reject) => {
+      const request = httpRequest(url, { headers: { 'x-mcp-toolsets': ['without=spaces', 'library'] } }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(JSON.parse(text) as ToolsetsBody));
+      });
+      request.on('error', reject).end();
+    });
+    expect(body.tools).toEqual(['find_book', 'whoami']);
   });
 
   it('reports unknown names and wakes the held extension a selection names', async () => {

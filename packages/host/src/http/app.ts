@@ -16,7 +16,7 @@ import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import type { CatalogContext } from './catalog.js';
 import { allowedOrigin, corsHeaders, corsPolicy, isPreflight, preflightHeaders } from './cors.js';
-import { checkHostAndOrigin, hostPolicyFor, jsonRpcErrorBody, JsonRpcCodes, normalizeAllowedHost, writeJson } from './guards.js';
+import { HostGuard, jsonRpcErrorBody, JsonRpcCodes, normalizeAllowedHost, writeJson } from './guards.js';
 import { healthzResponse, toolsetsBody } from './infoRoutes.js';
 import { publishHostChanges } from './listChanged.js';
 import { resolveAppOptions, type McpAppOptions } from './options.js';
@@ -116,6 +116,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const cors = resolved.corsOrigins ? corsPolicy(resolved.corsOrigins) : undefined;
   // Listed CORS origins pass the Origin check too (by host name, as the SDK's validator compares); `*` turns it off.
   const corsHostnames = resolved.corsOrigins?.filter((o) => o !== '*').map(normalizeAllowedHost);
+  const hostGuard = new HostGuard(resolved.allowedHosts, resolved.allowedOrigins, corsHostnames, cors?.any === true);
   const cardPath = resolved.serverCard ? (resolved.path === '/' ? `/${SERVER_CARD_SUFFIX}` : `${resolved.path}/${SERVER_CARD_SUFFIX}`) : undefined;
   const onerror = (error: Error) => logger.error({ err: error }, `HTTP request failed: ${error.message}`);
   // One bus per app unless given: a module-wide default would mix the changes of unrelated hosts.
@@ -255,9 +256,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       return writeJson(res, 404, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Not Found: the MCP endpoint is ${resolved.path}`));
     }
     if (closing && route.kind !== 'healthz') return writeJson(res, 503, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Service Unavailable: the server is shutting down'));
-    const policy = hostPolicyFor(req.socket?.localAddress, resolved.allowedHosts, resolved.allowedOrigins);
-    const origins = cors?.any ? undefined : policy.origins && corsHostnames ? [...policy.origins, ...corsHostnames] : policy.origins;
-    const refusal = checkHostAndOrigin(req.headers, { hosts: policy.hosts, origins });
+    const refusal = hostGuard.check(req.headers, req.socket?.localAddress);
     if (refusal) return writeJson(res, refusal.status, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, refusal.message));
     const allow = route.kind === 'mcp' ? 'GET, POST, DELETE' : route.kind === 'metadata' ? 'GET, POST' : 'GET';
     if (cors) {
@@ -288,8 +287,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       sources: {
         query: target.query,
         tail: 'tail' in route ? route.tail : '',
-        headers: selectionHeaderValues(req.headers, req.headersDistinct),
-        filterHeaders: toolFilterHeaderValues(req.headers, req.headersDistinct),
+        headers: selectionHeaderValues(req.headers, () => req.headersDistinct),
+        filterHeaders: toolFilterHeaderValues(req.headers, () => req.headersDistinct),
       },
       record,
       onFinish: (done) => finishers.push(done),

@@ -28,7 +28,7 @@ import type { Blueprint } from '../blueprint.js';
 import { blueprintOf } from '../builtServer.js';
 import type { BuiltServer } from '../host.js';
 import type { Selection } from '../selection.js';
-import { attachRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
+import { requestRecordCarrier, type RequestRecord } from '../telemetry/requestRecord.js';
 import type { HostStats } from '../stats.js';
 import { LEGACY_STATELESS, type SharedServer, type SharedServers } from '../sdk/sharedServers.js';
 import type { LegacyExchangeTransport } from '../sdk/legacyExchange.js';
@@ -99,7 +99,8 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const message = legacy ? legacyMessage(body, req) : fastMessage(body, req);
   if (!message) return { parsed: body };
 
-  const lazy = lazyRequest(req, () => deps.stats.fetchRequests++);
+  // The request spans find the record from their handler's `ctx.http.req`.
+  const lazy = lazyRequest(req, () => deps.stats.fetchRequests++, deps.traced ? requestRecordCarrier(deps.traced) : undefined);
   const verified = await deps.authenticate(() => lazy.request);
   if (verified instanceof Response) return answered(deps.write(res, verified));
   deps.received?.(body);
@@ -126,7 +127,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
     writeEncoded(req, res, encoded, message.id, legacy);
     return 'answered';
   }
-  if (!(await exchange(req, res, lazy, shared, message, verified, listKey, deps.traced, legacy))) return { parsed: body };
+  if (!(await exchange(req, res, lazy, shared, message, verified, listKey, legacy))) return { parsed: body };
   deps.stats.fastAnswers++;
   return 'answered';
 }
@@ -296,10 +297,8 @@ function declaresMcpHeaders(schema: object | undefined): boolean {
  * anything related first, then the answer, each a `message` event, and a
  * keep-alive comment while a slow handler works.
  */
-function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, traced: RequestRecord | undefined, legacy: boolean): Promise<boolean> {
+function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, legacy: boolean): Promise<boolean> {
   const request = lazy.request;
-  // The request spans find the record from their handler's `ctx.http.req`.
-  if (traced) attachRequestRecord(request, traced);
   return new Promise<boolean>((resolve) => {
     let streaming = false;
     let done = false;

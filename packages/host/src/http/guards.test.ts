@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkHostAndOrigin, hostPolicyFor, isLoopbackAddress, normalizeAllowedHost, readJsonBody, requestIdOf } from './guards.js';
+import { checkHostAndOrigin, HostGuard, hostPolicyFor, isLoopbackAddress, normalizeAllowedHost, readJsonBody, requestIdOf } from './guards.js';
 
 describe('isLoopbackAddress', () => {
   it.each([
@@ -58,6 +58,56 @@ describe('checkHostAndOrigin', () => {
     expect(checkHostAndOrigin({ host: 'localhost:3000' }, local)).toBeUndefined();
     expect(checkHostAndOrigin({ host: 'localhost:3000', origin: 'null' }, local)?.status).toBe(403);
     expect(checkHostAndOrigin({ host: 'localhost:3000', origin: 'http://localhost:5173' }, local)).toBeUndefined();
+  });
+});
+
+describe('HostGuard', () => {
+  const cases: Array<[string, Record<string, string>]> = [
+    ['127.0.0.1', { host: 'localhost:3000' }],
+    ['127.0.0.1', { host: 'evil.example' }],
+    ['127.0.0.1', {}],
+    ['127.0.0.1', { host: 'localhost', origin: 'null' }],
+    ['127.0.0.1', { host: 'localhost', origin: 'http://localhost:5173' }],
+    ['127.0.0.1', { host: 'localhost', origin: 'https://app.example.com' }],
+    ['10.0.0.5', { host: 'evil.example' }],
+    ['10.0.0.5', { host: 'a b' }],
+    ['10.0.0.5', { host: 'mcp.example.com', origin: 'https://evil.example' }],
+  ];
+
+  it('decides every request as checkHostAndOrigin does with the policy of its listener, asked again or not', () => {
+    for (const [allowedHosts, allowedOrigins] of [[undefined, undefined], [['mcp.example.com'], undefined], [['mcp.example.com'], ['app.example.com']]] as const) {
+      const guard = new HostGuard(allowedHosts, allowedOrigins, undefined, false);
+      for (const round of [1, 2]) {
+        for (const [address, headers] of cases) {
+          const expected = checkHostAndOrigin(headers, hostPolicyFor(address, allowedHosts, allowedOrigins));
+          expect(guard.check(headers, address), `${JSON.stringify([allowedHosts, address, headers])}, round ${round}`).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it('tells a header that is absent from one that is empty, and a loopback listener from another', () => {
+    const guard = new HostGuard(undefined, undefined, undefined, false);
+    expect(guard.check({ host: 'evil.example' }, '10.0.0.5')).toBeUndefined();
+    expect(guard.check({ host: 'evil.example' }, '127.0.0.1')?.status).toBe(403);
+    expect(guard.check({ host: 'localhost' }, '127.0.0.1')).toBeUndefined();
+    expect(guard.check({ host: 'localhost', origin: '' }, '127.0.0.1')).toEqual(checkHostAndOrigin({ host: 'localhost', origin: '' }, hostPolicyFor('127.0.0.1', undefined, undefined)));
+  });
+
+  it('allows the extra (CORS) origins, and any origin when told', () => {
+    const cors = new HostGuard(undefined, undefined, ['app.example.com'], false);
+    expect(cors.check({ host: 'localhost', origin: 'https://app.example.com' }, '127.0.0.1')).toBeUndefined();
+    expect(cors.check({ host: 'localhost', origin: 'https://evil.example' }, '127.0.0.1')?.status).toBe(403);
+    const any = new HostGuard(undefined, undefined, undefined, true);
+    expect(any.check({ host: 'localhost', origin: 'https://evil.example' }, '127.0.0.1')).toBeUndefined();
+    expect(any.check({ host: 'evil.example' }, '127.0.0.1')?.status).toBe(403);
+  });
+
+  it('keeps a bounded number of verdicts: a client varying its Host still gets each decided', () => {
+    const guard = new HostGuard(['mcp.example.com'], undefined, undefined, false);
+    for (let i = 0; i < 3000; i++) expect(guard.check({ host: `h${i}.example` }, '10.0.0.5')?.status).toBe(403);
+    expect(guard.check({ host: 'mcp.example.com' }, '10.0.0.5')).toBeUndefined();
+    expect(guard.check({ host: 'h2999.example' }, '10.0.0.5')?.status).toBe(403);
   });
 });
 

@@ -122,6 +122,47 @@ export function checkHostAndOrigin(headers: IncomingHttpHeaders, policy: HostPol
   return undefined;
 }
 
+/** Distinct Host/Origin pairs whose verdicts a {@link HostGuard} keeps; more are checked every time. */
+const MAX_KEPT_VERDICTS = 1024;
+/** The verdict kept for a pair the guard let through. */
+const ALLOWED = 'allowed';
+
+/**
+ * The app's Host and Origin check for every request, as
+ * {@link checkHostAndOrigin} decides it, with each distinct (listener kind,
+ * Host, Origin) verdict kept: the SDK's validator parses the Host header
+ * with `new URL` on every call, about 1% of a fast-path answer, and a
+ * deployment sees a handful of distinct values. At most
+ * {@link MAX_KEPT_VERDICTS} are kept, so a client varying its headers costs
+ * what it cost before, never memory.
+ */
+export class HostGuard {
+  readonly #policies: { readonly loopback: HostPolicy; readonly other: HostPolicy };
+  readonly #verdicts = new Map<string, GuardRefusal | typeof ALLOWED>();
+
+  /** `extraOrigins` are allowed besides the policy's (CORS origins); `anyOrigin` turns the Origin check off (CORS `*`). */
+  constructor(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] | undefined, extraOrigins: readonly string[] | undefined, anyOrigin: boolean) {
+    const policy = (localAddress: string): HostPolicy => {
+      const { hosts, origins } = hostPolicyFor(localAddress, allowedHosts, allowedOrigins);
+      return { hosts, origins: anyOrigin ? undefined : origins && extraOrigins ? [...origins, ...extraOrigins] : origins };
+    };
+    this.#policies = { loopback: policy('127.0.0.1'), other: policy('') };
+  }
+
+  /** The refusal for a request with these headers arriving on `localAddress`, or `undefined`. */
+  check(headers: IncomingHttpHeaders, localAddress: string | undefined): GuardRefusal | undefined {
+    const loopback = isLoopbackAddress(localAddress);
+    const { host, origin } = headers;
+    // Header values never hold a NUL (Node refuses them): the key is unambiguous.
+    const key = `${loopback ? 'l' : 'o'}${host === undefined ? '' : `=${host}`}\0${origin === undefined ? '' : `=${origin}`}`;
+    const known = this.#verdicts.get(key);
+    if (known !== undefined) return known === ALLOWED ? undefined : known;
+    const refusal = checkHostAndOrigin(headers, loopback ? this.#policies.loopback : this.#policies.other);
+    if (this.#verdicts.size < MAX_KEPT_VERDICTS) this.#verdicts.set(key, refusal ?? ALLOWED);
+    return refusal;
+  }
+}
+
 /** The outcome of reading a JSON-RPC POST body. */
 export type BodyResult = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly response: Response };
 

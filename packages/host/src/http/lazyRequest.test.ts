@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { requestRecordCarrier, requestRecordOf } from '../telemetry/requestRecord.js';
 import { lazyRequest } from './lazyRequest.js';
 
 /** Just what `lazyRequest` reads of a Node request. */
@@ -29,6 +30,13 @@ describe('lazyRequest', () => {
     (lazy.request as unknown as Record<symbol, unknown>)[key] = 'kept';
     expect((lazy.request as unknown as Record<symbol, unknown>)[key]).toBe('kept');
     expect(key in lazy.request).toBe(true);
+    expect(lazy.made).toBe(false);
+  });
+
+  it('carries the properties it was given from the start, as if set on it', () => {
+    const record = { transport: 'tcp', traceHeaders: undefined };
+    const lazy = lazyRequest(nodeRequest({ host: 'h' }), undefined, requestRecordCarrier(record));
+    expect(requestRecordOf(lazy.request)).toBe(record);
     expect(lazy.made).toBe(false);
   });
 

@@ -71,10 +71,18 @@ describe('requestSelection', () => {
 
 describe('selectionHeaderValues', () => {
   it('prefers the per-line values Node keeps in headersDistinct', () => {
-    expect(selectionHeaderValues({ 'x-mcp-toolsets': 'a, b' }, { 'x-mcp-toolsets': ['a', 'b'] })).toEqual(['a', 'b']);
+    expect(selectionHeaderValues({ 'x-mcp-toolsets': 'a, b' }, () => ({ 'x-mcp-toolsets': ['a', 'b'] }))).toEqual(['a', 'b']);
   });
   it('falls back to the joined header, or nothing', () => {
     expect(selectionHeaderValues({ 'x-mcp-toolsets': 'only=a' })).toEqual(['only=a']);
     expect(selectionHeaderValues({})).toEqual([]);
+  });
+  it('asks for the per-line values only when the header is there (Node builds them anew on every read)', () => {
+    let asked = 0;
+    const distinct = () => (asked++, { 'x-mcp-toolsets': ['a', 'b'] });
+    expect(selectionHeaderValues({ accept: 'application/json' }, distinct)).toEqual([]);
+    expect(asked).toBe(0);
+    expect(selectionHeaderValues({ 'x-mcp-toolsets': 'a, b' }, distinct)).toEqual(['a', 'b']);
+    expect(asked).toBe(1);
   });
 });

@@ -75,12 +75,12 @@ export function pathTail(pathname: string, base: string): string | undefined {
 }
 
 /** Every value of the selection header, one entry per header line. */
-export function selectionHeaderValues(headers: IncomingHttpHeaders, distinct?: Record<string, string[] | undefined>): string[] {
+export function selectionHeaderValues(headers: IncomingHttpHeaders, distinct?: DistinctHeaders): string[] {
   return headerValues(SELECTION_HEADER, headers, distinct);
 }
 
 /** The values of the per-tool headers present on a request, or `undefined` when there are none. */
-export function toolFilterHeaderValues(headers: IncomingHttpHeaders, distinct?: Record<string, string[] | undefined>): Record<string, string[]> | undefined {
+export function toolFilterHeaderValues(headers: IncomingHttpHeaders, distinct?: DistinctHeaders): Record<string, string[]> | undefined {
   let found: Record<string, string[]> | undefined;
   for (const name of Object.keys(TOOL_FILTER_HEADERS)) {
     const values = headerValues(name, headers, distinct);
@@ -89,11 +89,19 @@ export function toolFilterHeaderValues(headers: IncomingHttpHeaders, distinct?: 
   return found;
 }
 
-function headerValues(name: string, headers: IncomingHttpHeaders, distinct?: Record<string, string[] | undefined>): string[] {
-  const values = distinct?.[name];
-  if (values !== undefined) return values;
+/**
+ * A request's header lines kept apart (`req.headersDistinct`), asked for
+ * only when the header is there: Node builds that object anew on every read,
+ * which costs a fast-path answer about 1%, and most requests carry neither
+ * header.
+ */
+export type DistinctHeaders = () => Record<string, string[] | undefined>;
+
+function headerValues(name: string, headers: IncomingHttpHeaders, distinct?: DistinctHeaders): string[] {
   const value = headers[name];
   if (value === undefined) return [];
+  const values = distinct?.()[name];
+  if (values !== undefined) return values;
   return Array.isArray(value) ? value : [value];
 }
 

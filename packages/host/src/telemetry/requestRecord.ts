@@ -37,6 +37,11 @@ export function attachRequestRecord(request: Request, record: RequestRecord): vo
   (request as Recorded)[RECORD] = record;
 }
 
+/** The properties that carry `record` on a request made to carry it from the start (`http/lazyRequest.ts`), as {@link attachRequestRecord} would set it. */
+export function requestRecordCarrier(record: RequestRecord): Record<PropertyKey, unknown> {
+  return { [RECORD]: record };
+}
+
 /** The record of the HTTP request a handler answers (its `ctx.http.req`), if it has one. */
 export function requestRecordOf(request: Request | undefined): RequestRecord | undefined {
   return request === undefined ? undefined : (request as Recorded)[RECORD];
