@@ -13,7 +13,7 @@ import { measureCompression } from './driver/compression.js';
 import { measureMemory } from './driver/memory.js';
 import { measureTelemetryOverhead } from './driver/telemetryOverhead.js';
 import { measureThroughput } from './driver/throughput.js';
-import { targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
+import { cpuComparisonTable, cpuTable, targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,7 +57,7 @@ const run: RunResults = {
 
 const out: string[] = [];
 out.push(`Node ${process.version} · ${os.cpus().length} cores (${cpu}) · ${os.platform()} ${os.release()} · run took ${Math.round((performance.now() - started) / 1000)} s${quick ? ' · QUICK (smoke run, figures not meaningful)' : ''}`);
-if (run.throughput) out.push('', throughputTable(run.throughput));
+if (run.throughput) out.push('', throughputTable(run.throughput), '', cpuTable(run.throughput), '', cpuComparisonTable(run.throughput));
 const rows = targetRows(run);
 if (rows.length > 0) out.push('', targetsTable(rows));
 process.stdout.write(`\n${out.join('\n')}\n`);

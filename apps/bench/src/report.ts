@@ -50,14 +50,50 @@ const LABELS: Record<ScenarioKey, string> = {
 
 /** The throughput table: requests per second (median over rounds) per scenario and tool count. */
 export function throughputTable(results: ThroughputResults): string {
-  const counts = [...results.keys()];
+  const counts = [...results.rates.keys()];
   const keys = Object.keys(LABELS) as ScenarioKey[];
-  const rows = keys.map((key) => [LABELS[key], ...counts.map((n) => formatRate(median(results.get(n)![key])))]);
+  const rows = keys.map((key) => [LABELS[key], ...counts.map((n) => formatRate(median(results.rates.get(n)![key])))]);
   return markdownTable(['Scenario (requests/s, median of rounds)', ...counts.map((n) => `${n} tools`)], rows);
 }
 
+/**
+ * What a request costs the server: its process's CPU time per answered
+ * request (median over rounds), µs. Unlike a rate, it does not depend on how
+ * much of the machine the load generator takes — the ceiling's rate is the
+ * generator's limit more than the server's.
+ */
+export function cpuTable(results: ThroughputResults): string {
+  const counts = [...results.cpu.keys()];
+  const keys = Object.keys(LABELS) as ScenarioKey[];
+  const rows = keys.map((key) => [LABELS[key], ...counts.map((n) => formatRate(median(results.cpu.get(n)![key])))]);
+  return markdownTable(['Scenario (server CPU µs per request, median of rounds)', ...counts.map((n) => `${n} tools`)], rows);
+}
+
+/** The CPU cost of one scenario as a multiple of another's (per-round ratios of µs per request), for the comparisons the targets make by rate. */
+const CPU_COMPARISONS: ReadonlyArray<readonly [ScenarioKey, ScenarioKey, string]> = [
+  ['call.reactor2026', 'call.ceiling2026', 'tools/call, 2026-07-28: Reactor ÷ bare node:http (same bytes)'],
+  ['list.reactor2026', 'list.ceiling2026', 'tools/list, 2026-07-28: Reactor ÷ bare node:http (same bytes)'],
+  ['call.reactor2026', 'call.session', 'tools/call: Reactor 2026-07-28 ÷ one long-lived SDK session'],
+  ['call.reactorTelemetry2026', 'call.reactorTelemetryOff2026', 'tools/call, 2026-07-28: OpenTelemetry on ÷ off (one process)'],
+  ['call.reactorMiddleware2026', 'call.reactorMiddlewareOff2026', 'tools/call, 2026-07-28: one no-op middleware on ÷ off (one process)'],
+];
+
+/** The CPU comparisons: how many times the second scenario's CPU per request the first costs (lower is better). */
+export function cpuComparisonTable(results: ThroughputResults): string {
+  const counts = [...results.cpu.keys()];
+  const rows = CPU_COMPARISONS.map(([a, b, label]) => [
+    label,
+    ...counts.map((n) => {
+      const series = results.cpu.get(n)!;
+      const r = ratioSummary(series[a], series[b]);
+      return `${formatRatio(r.median)} (${formatRate(median(series[a]))} vs ${formatRate(median(series[b]))} µs)`;
+    }),
+  ]);
+  return markdownTable(['Server CPU per request, as a multiple (lower is better)', ...counts.map((n) => `${n} tools`)], rows);
+}
+
 function ratioRow(results: ThroughputResults, tools: number, a: ScenarioKey, b: ScenarioKey, target: string, goal: number): TargetRow {
-  const series = results.get(tools);
+  const series = results.rates.get(tools);
   const r = ratioSummary(series![a], series![b]);
   return { target: `${target} (${tools} tools)`, measured: `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)})`, goal: `≥ ${goal}×`, met: r.median >= goal };
 }
@@ -67,7 +103,7 @@ export function targetRows(run: RunResults): TargetRow[] {
   const rows: TargetRow[] = [];
   const t = run.throughput;
   if (t) {
-    for (const tools of t.keys()) {
+    for (const tools of t.rates.keys()) {
       const listGoal = tools >= 1000 ? 5 : 3;
       rows.push(ratioRow(t, tools, 'list.reactor2025', 'list.sdk2025', 'tools/list per request, 2025 stateless: Reactor ÷ SDK fresh server per request', listGoal));
       rows.push(ratioRow(t, tools, 'list.reactor2026', 'list.sdk2026', 'tools/list per request, 2026-07-28: Reactor ÷ SDK fresh server per request', listGoal));
@@ -99,7 +135,7 @@ export function targetRows(run: RunResults): TargetRow[] {
     const r = ratioSummary(o.on, o.off);
     rows.push({
       target: `tools/call per request, 2026-07-28: OpenTelemetry on (no-op exporter) ÷ off, ${o.on.length} back-to-back pairs (${o.tools} tools)`,
-      measured: `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s)`,
+      measured: `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s; server CPU ${formatRate(median(o.cpuOn))} vs ${formatRate(median(o.cpuOff))} µs per request, ${formatRatio(ratioSummary(o.cpuOn, o.cpuOff).median)})`,
       goal: '≥ 0.9×',
       met: r.median >= 0.9,
     });

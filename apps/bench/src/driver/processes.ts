@@ -26,6 +26,8 @@ export interface ServerProcess {
   readonly origin: string;
   /** Memory after a full garbage collection in the child. */
   memory(): Promise<MemoryReading>;
+  /** The process's CPU time so far (user + system, all its threads), microseconds. */
+  cpu(): Promise<number>;
   /** Ends the process and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -78,6 +80,16 @@ export async function startServer(name: string, script: ServerScript, args: read
         };
         child.on('message', onMessage);
         if (!child.send({ type: 'memory' })) reject(new Error(`server "${name}" cannot be asked for its memory`));
+      }),
+    cpu: () =>
+      new Promise<number>((resolve, reject) => {
+        const onMessage = (message: ChildMessage) => {
+          if (message.type !== 'cpu') return;
+          child.off('message', onMessage);
+          resolve(message.micros);
+        };
+        child.on('message', onMessage);
+        if (!child.send({ type: 'cpu' })) reject(new Error(`server "${name}" cannot be asked for its CPU time`));
       }),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {

@@ -18,11 +18,13 @@ export interface TelemetryOverheadOptions {
   readonly progress: (line: string) => void;
 }
 
-/** The per-round rates, off and on (requests/s). */
+/** The per-round rates, off and on (requests/s), and the server's CPU time per request in the same slices (µs). */
 export interface TelemetryOverheadResult {
   readonly tools: number;
   readonly off: number[];
   readonly on: number[];
+  readonly cpuOff: number[];
+  readonly cpuOn: number[];
 }
 
 /** Runs the phase. */
@@ -30,19 +32,25 @@ export async function measureTelemetryOverhead(options: TelemetryOverheadOptions
   const server = await startServer(`reactor telemetry (${options.tools} tools)`, 'reactor', ['--tools', String(options.tools), '--telemetry']);
   const target = new Target(server.name, server.origin, options.concurrency);
   try {
-    const slice = (path: string, durationMs: number) =>
-      runLoad({ target, era: '2026', method: 'tools/call', tools: options.tools, path }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
+    const slice = async (path: string, durationMs: number) => {
+      const before = await server.cpu();
+      const result = await runLoad({ target, era: '2026', method: 'tools/call', tools: options.tools, path }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
+      return { rate: result.rate, cpu: ((await server.cpu()) - before) / result.requests };
+    };
     // Warm-up: both hosts' code paths hot before anything is counted.
     await slice('/mcp', options.sliceMs * 2);
     await slice('/otel', options.sliceMs * 2);
-    const off: number[] = [];
-    const on: number[] = [];
+    const result: TelemetryOverheadResult = { tools: options.tools, off: [], on: [], cpuOff: [], cpuOn: [] };
     for (let round = 0; round < options.rounds; round++) {
       const order = round % 2 === 0 ? (['/mcp', '/otel'] as const) : (['/otel', '/mcp'] as const);
-      for (const path of order) (path === '/mcp' ? off : on).push((await slice(path, options.sliceMs)).rate);
+      for (const path of order) {
+        const measured = await slice(path, options.sliceMs);
+        (path === '/mcp' ? result.off : result.on).push(measured.rate);
+        (path === '/mcp' ? result.cpuOff : result.cpuOn).push(measured.cpu);
+      }
       if ((round + 1) % 10 === 0) options.progress(`  telemetry: round ${round + 1}/${options.rounds} done`);
     }
-    return { tools: options.tools, off, on };
+    return result;
   } finally {
     await target.close();
     await server.stop();

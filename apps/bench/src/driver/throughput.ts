@@ -2,7 +2,10 @@
  * The throughput phase: for each tool count, the servers side by side, every
  * scenario measured once per round in a rotating order, a warm-up round
  * first. Each scenario's series of per-round rates is kept, so ratios are
- * taken within a round.
+ * taken within a round — and beside it the server process's CPU time per
+ * answered request in the same slices (read from the process over IPC before
+ * and after each), what a call costs the server whatever the load generator
+ * on the same machine takes.
  */
 import { runLoad, Target, type Load } from './load.js';
 import { startServer, type ServerProcess, type ServerScript } from './processes.js';
@@ -64,20 +67,29 @@ export interface ThroughputOptions {
   readonly progress: (line: string) => void;
 }
 
-/** Per tool count, per scenario: the rate of each measured round (requests/s). */
-export type ThroughputResults = Map<number, Record<ScenarioKey, number[]>>;
+/** Per tool count, per scenario: one figure for each measured round. */
+export type SeriesByScenario = Map<number, Record<ScenarioKey, number[]>>;
+
+/** What the phase measured. */
+export interface ThroughputResults {
+  /** Requests per second. */
+  readonly rates: SeriesByScenario;
+  /** The server process's CPU time per answered request, microseconds. */
+  readonly cpu: SeriesByScenario;
+}
 
 /** Runs the phase: starts the servers of each tool count, measures, stops them. */
 export async function measureThroughput(options: ThroughputOptions): Promise<ThroughputResults> {
-  const results: ThroughputResults = new Map();
+  const rates: SeriesByScenario = new Map();
+  const cpu: SeriesByScenario = new Map();
   for (const tools of options.toolCounts) {
-    const processes: ServerProcess[] = [];
+    const processes = new Map<ServerKey, ServerProcess>();
     const targets = new Map<string, Target>();
     try {
       for (const server of Object.keys(SERVERS) as ServerKey[]) {
         const { script, args } = SERVERS[server];
         const started = await startServer(`${server} (${tools} tools)`, script, ['--tools', String(tools), ...args]);
-        processes.push(started);
+        processes.set(server, started);
         targets.set(server, new Target(started.name, started.origin, options.concurrency));
       }
       const sessionId = await targets.get('sdkSession')!.openSession();
@@ -87,19 +99,25 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
         return { target: targets.get(s.server)!, era: s.era, method: s.method, tools, ...(s.era === '2025-session' ? { sessionId } : {}), ...(s.path !== undefined ? { path: s.path } : {}) };
       };
       const series = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<ScenarioKey, number[]>;
+      const cpuSeries = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<ScenarioKey, number[]>;
       for (let round = 0; round <= options.rounds; round++) {
         const warmUp = round === 0;
         for (const key of rotation(keys, round)) {
+          const server = processes.get(SCENARIOS[key].server)!;
+          const before = warmUp ? 0 : await server.cpu();
           const result = await runLoad(loadOf(key), { durationMs: warmUp ? options.warmUpMs : options.sliceMs, concurrency: options.concurrency, minRequests: options.concurrency });
-          if (!warmUp) series[key].push(result.rate);
+          if (warmUp) continue;
+          series[key].push(result.rate);
+          cpuSeries[key].push(((await server.cpu()) - before) / result.requests);
         }
         options.progress(`  ${tools} tools: ${warmUp ? 'warm-up round' : `round ${round}/${options.rounds}`} done`);
       }
-      results.set(tools, series);
+      rates.set(tools, series);
+      cpu.set(tools, cpuSeries);
     } finally {
       await Promise.all([...targets.values()].map((t) => t.close()));
-      await Promise.all(processes.map((p) => p.stop()));
+      await Promise.all([...processes.values()].map((p) => p.stop()));
     }
   }
-  return results;
+  return { rates, cpu };
 }

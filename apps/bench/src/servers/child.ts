@@ -10,10 +10,12 @@ import type { AddressInfo } from 'node:net';
 /** A message a server process sends to the driver. */
 export type ChildMessage =
   | { readonly type: 'ready'; readonly port: number; readonly detail?: Record<string, unknown> }
-  | { readonly type: 'memory'; readonly rss: number; readonly heapUsed: number; readonly external: number; readonly arrayBuffers: number };
+  | { readonly type: 'memory'; readonly rss: number; readonly heapUsed: number; readonly external: number; readonly arrayBuffers: number }
+  /** The process's CPU time so far (user + system), microseconds. */
+  | { readonly type: 'cpu'; readonly micros: number };
 
 /** A message the driver sends to a server process. */
-export type DriverMessage = { readonly type: 'memory' };
+export type DriverMessage = { readonly type: 'memory' } | { readonly type: 'cpu' };
 
 /** The tool count from argv (`--tools N`). */
 export function argNumber(name: string, fallback: number): number {
@@ -41,11 +43,16 @@ async function collect(): Promise<void> {
   gc();
 }
 
-/** Listens on 127.0.0.1:0 (unless `listening` already did), then reports ready and serves memory probes. */
+/** Listens on 127.0.0.1:0 (unless `listening` already did), then reports ready and serves memory and CPU probes. */
 export async function announce(server: Server, detail?: Record<string, unknown>): Promise<void> {
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   server.keepAliveTimeout = 60_000;
   process.on('message', (message: DriverMessage) => {
+    if (message.type === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      send({ type: 'cpu', micros: user + system });
+      return;
+    }
     if (message.type !== 'memory') return;
     void collect().then(() => {
       const m = process.memoryUsage();

@@ -1,0 +1,38 @@
+/** The report's tables from a run's series: rates, and the server's CPU per request beside them. */
+import { describe, expect, it } from 'vitest';
+import type { ScenarioKey, SeriesByScenario, ThroughputResults } from '../src/driver/throughput.js';
+import { SCENARIOS } from '../src/driver/throughput.js';
+import { cpuComparisonTable, cpuTable, targetRows } from '../src/report.js';
+
+/** Every scenario at `value` in each of three rounds, but those given. */
+function series(value: number, given: Partial<Record<ScenarioKey, number[]>>): SeriesByScenario {
+  const all = Object.fromEntries((Object.keys(SCENARIOS) as ScenarioKey[]).map((k) => [k, given[k] ?? [value, value, value]])) as Record<ScenarioKey, number[]>;
+  return new Map([[100, all]]);
+}
+
+describe('the CPU tables', () => {
+  const results: ThroughputResults = {
+    rates: series(1000, { 'call.reactor2026': [4000, 5000, 4500], 'call.ceiling2026': [20000, 20000, 18000] }),
+    cpu: series(100, { 'call.reactor2026': [200, 180, 190], 'call.ceiling2026': [40, 30, 38], 'call.reactorTelemetry2026': [230, 220, 210], 'call.reactorTelemetryOff2026': [200, 200, 200] }),
+  };
+
+  it('shows each scenario\'s median µs per request', () => {
+    const table = cpuTable(results);
+    expect(table).toMatch(/tools\/call — Reactor, 2026-07-28 \(fast path[^|]*\|\s*190\s*\|/);
+    expect(table).toMatch(/tools\/call — ceiling[^|]*\|\s*38\.0\s*\|/);
+  });
+
+  it('compares scenarios by the median of per-round CPU ratios, lower being cheaper', () => {
+    const table = cpuComparisonTable(results);
+    // Rounds: 200/40 = 5, 180/30 = 6, 190/38 = 5: median 5.
+    expect(table).toMatch(/Reactor ÷ bare node:http \(same bytes\)\s*\|\s*5\.00× \(190 vs 38\.0 µs\)/);
+    // Rounds: 1.15, 1.10, 1.05: median 1.10.
+    expect(table).toMatch(/OpenTelemetry on ÷ off \(one process\)\s*\|\s*1\.10×/);
+  });
+
+  it('leaves the targets judged by rate', () => {
+    const ceiling = targetRows({ throughput: results, memory: undefined, coldStart: undefined }).find((r) => r.target.includes('bare node:http'));
+    expect(ceiling?.measured).toMatch(/^0\.25×/);
+    expect(ceiling?.met).toBe(false);
+  });
+});
