@@ -44,6 +44,7 @@ const LABELS: Record<ScenarioKey, string> = {
   'call.reactorMiddlewareOff2026': 'tools/call — the same process, its middleware toolset not selected',
   'list.ceiling2026': 'tools/list — ceiling: bare node:http replaying the 2026-07-28 answer',
   'call.ceiling2026': 'tools/call — ceiling: bare node:http replaying the 2026-07-28 answer',
+  'call.floor2026': 'tools/call — floor: bare node:http validating (SDK guard, zod) and encoding the answer itself',
   'call.reactorTelemetry2026': 'tools/call — Reactor, 2026-07-28, OpenTelemetry on (SDK spans + histogram, exporter drops them)',
   'call.reactorTelemetryOff2026': 'tools/call — the same process, a host without telemetry',
 };
@@ -72,6 +73,8 @@ export function cpuTable(results: ThroughputResults): string {
 /** The CPU cost of one scenario as a multiple of another's (per-round ratios of µs per request), for the comparisons the targets make by rate. */
 const CPU_COMPARISONS: ReadonlyArray<readonly [ScenarioKey, ScenarioKey, string]> = [
   ['call.reactor2026', 'call.ceiling2026', 'tools/call, 2026-07-28: Reactor ÷ bare node:http (same bytes)'],
+  ['call.floor2026', 'call.ceiling2026', 'tools/call, 2026-07-28: the floor (validation and encoding alone) ÷ bare node:http'],
+  ['call.reactor2026', 'call.floor2026', 'tools/call, 2026-07-28: Reactor ÷ the floor'],
   ['list.reactor2026', 'list.ceiling2026', 'tools/list, 2026-07-28: Reactor ÷ bare node:http (same bytes)'],
   ['call.reactor2026', 'call.session', 'tools/call: Reactor 2026-07-28 ÷ one long-lived SDK session'],
   ['call.reactorTelemetry2026', 'call.reactorTelemetryOff2026', 'tools/call, 2026-07-28: OpenTelemetry on ÷ off (one process)'],
@@ -135,7 +138,10 @@ export function targetRows(run: RunResults): TargetRow[] {
     const r = ratioSummary(o.on, o.off);
     rows.push({
       target: `tools/call per request, 2026-07-28: OpenTelemetry on (no-op exporter) ÷ off, ${o.on.length} back-to-back pairs (${o.tools} tools)`,
-      measured: `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s; server CPU ${formatRate(median(o.cpuOn))} vs ${formatRate(median(o.cpuOff))} µs per request, ${formatRatio(ratioSummary(o.cpuOn, o.cpuOff).median)})`,
+      measured:
+        `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s; ` +
+        `server CPU ${formatRate(median(o.cpuOn))} vs ${formatRate(median(o.cpuOff))} µs per request, ${formatRatio(ratioSummary(o.cpuOn, o.cpuOff).median)}; ` +
+        `the host's plumbing alone, against the API's no-op providers: ${formatRatio(ratioSummary(o.apiOnly, o.off).median)} by rate, ${formatRate(median(o.cpuApiOnly))} µs)`,
       goal: '≥ 0.9×',
       met: r.median >= 0.9,
     });

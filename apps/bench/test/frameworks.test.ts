@@ -13,8 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildHost, loadExtensions, silentLogger } from '@reactor/host';
 import { fixtureExtension, startSummary, TOOLS_PER_EXTENSION, writeFixtureApp } from '../src/driver/coldStart.js';
 import { runLoad, Target } from '../src/driver/load.js';
-import type { Era, Method } from '../src/driver/wire.js';
+import { wireRequest, type Era, type Method } from '../src/driver/wire.js';
 import { ceilingHandler } from '../src/frameworks/ceiling.js';
+import { floorHandler } from '../src/frameworks/floor.js';
 import { startFastmcp } from '../src/frameworks/fastmcp.js';
 import { reactorApp } from '../src/frameworks/reactor.js';
 import { reactorTelemetryApps } from '../src/frameworks/reactorTelemetry.js';
@@ -72,12 +73,15 @@ describe('the servers answer the driver correctly', () => {
     expect(app.sessionCount).toBe(1);
   });
 
-  it('Reactor with OpenTelemetry off at /mcp and on at /otel, one process: both answer; only /otel records spans', async () => {
+  it('Reactor with OpenTelemetry off at /mcp, on at /otel and against no-op providers at /otel-api, one process: all answer; only /otel records spans', async () => {
     const apps = await reactorTelemetryApps(TOOLS);
     closers.push(() => apps.close());
     const t = target('reactor telemetry', await listen(apps.listener));
     const call = (path: string) => runLoad({ target: t, era: '2026', method: 'tools/call', tools: TOOLS, path }, { durationMs: 0, concurrency: 2, minRequests: 4 });
     expect((await call('/mcp')).requests).toBeGreaterThanOrEqual(4);
+    await apps.flush();
+    expect(apps.exportedSpans()).toBe(0);
+    expect((await call('/otel-api')).requests).toBeGreaterThanOrEqual(4);
     await apps.flush();
     expect(apps.exportedSpans()).toBe(0);
     const on = await call('/otel');
@@ -100,6 +104,20 @@ describe('the servers answer the driver correctly', () => {
 
   it('the ceiling: bare node:http replays what Reactor answers to 2026-07-28 requests, with each request\'s id', async () => {
     expect(await answersCorrectly(target('ceiling', await listen(await ceilingHandler(TOOLS))), ['2026'])).toBeGreaterThanOrEqual(6);
+  });
+
+  it('the floor: bare node:http answers a 2026-07-28 tools/call itself, with the very bytes the ceiling replays', async () => {
+    const floor = target('floor', await listen(await floorHandler(TOOLS)));
+    const result = await runLoad({ target: floor, era: '2026', method: 'tools/call', tools: TOOLS }, { durationMs: 0, concurrency: 2, minRequests: 3 });
+    expect(result.requests).toBeGreaterThanOrEqual(3);
+    const ceiling = target('ceiling', await listen(await ceilingHandler(TOOLS)));
+    const request = wireRequest('2026', 'tools/call', TOOLS, 42);
+    const [fromFloor, fromCeiling] = await Promise.all([floor.send(request), ceiling.send(request)]);
+    expect(fromFloor.body).toBe(fromCeiling.body);
+    // It does the work: arguments its schema refuses are refused.
+    const bad = { ...request, body: request.body.replace('"query":"x"', '"query":5') };
+    expect(bad.body).not.toBe(request.body);
+    expect((await floor.send(bad)).status).toBe(400);
   });
 
   it('fastmcp, stateless: 2025 stateless requests', async () => {

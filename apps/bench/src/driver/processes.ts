@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChildMessage } from '../servers/child.js';
 
 /** The server scripts, by name (files under `dist/servers/`). */
-export type ServerScript = 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'sdkPerSession' | 'fastmcp' | 'ceiling';
+export type ServerScript = 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'sdkPerSession' | 'fastmcp' | 'ceiling' | 'floor';
 
 /** Memory of a server process. */
 export interface MemoryReading {

@@ -1,13 +1,15 @@
 /**
  * The telemetry phase: tools/call over the 2026-07-28 protocol against one
- * server process serving the same catalogue with OpenTelemetry off (`/mcp`)
- * and on (`/otel`), the two measured back to back in each round, the order
- * swapped every round, so each ratio compares slices that saw the same
+ * server process serving the same catalogue with OpenTelemetry off (`/mcp`),
+ * on (`/otel`) and on against the API's no-op providers (`/otel-api`: the
+ * host's plumbing without the SDK), measured back to back in each round, the
+ * order turned every round, so each ratio compares slices that saw the same
  * machine. The throughput phase measures the same pair among all the other
  * scenarios; this phase gives it many more, shorter pairs.
  */
 import { runLoad, Target } from './load.js';
 import { startServer } from './processes.js';
+import { rotation } from './stats.js';
 
 /** How the phase runs. */
 export interface TelemetryOverheadOptions {
@@ -18,14 +20,18 @@ export interface TelemetryOverheadOptions {
   readonly progress: (line: string) => void;
 }
 
-/** The per-round rates, off and on (requests/s), and the server's CPU time per request in the same slices (µs). */
+/** The per-round rates (requests/s) and the server's CPU time per request in the same slices (µs): off, on, and the API's no-op providers. */
 export interface TelemetryOverheadResult {
   readonly tools: number;
   readonly off: number[];
   readonly on: number[];
+  readonly apiOnly: number[];
   readonly cpuOff: number[];
   readonly cpuOn: number[];
+  readonly cpuApiOnly: number[];
 }
+
+const PATHS = ['/mcp', '/otel', '/otel-api'] as const;
 
 /** Runs the phase. */
 export async function measureTelemetryOverhead(options: TelemetryOverheadOptions): Promise<TelemetryOverheadResult> {
@@ -38,15 +44,14 @@ export async function measureTelemetryOverhead(options: TelemetryOverheadOptions
       return { rate: result.rate, cpu: ((await server.cpu()) - before) / result.requests };
     };
     // Warm-up: both hosts' code paths hot before anything is counted.
-    await slice('/mcp', options.sliceMs * 2);
-    await slice('/otel', options.sliceMs * 2);
-    const result: TelemetryOverheadResult = { tools: options.tools, off: [], on: [], cpuOff: [], cpuOn: [] };
+    for (const path of PATHS) await slice(path, options.sliceMs * 2);
+    const result: TelemetryOverheadResult = { tools: options.tools, off: [], on: [], apiOnly: [], cpuOff: [], cpuOn: [], cpuApiOnly: [] };
+    const series = { '/mcp': [result.off, result.cpuOff], '/otel': [result.on, result.cpuOn], '/otel-api': [result.apiOnly, result.cpuApiOnly] } as const;
     for (let round = 0; round < options.rounds; round++) {
-      const order = round % 2 === 0 ? (['/mcp', '/otel'] as const) : (['/otel', '/mcp'] as const);
-      for (const path of order) {
+      for (const path of rotation(PATHS, round)) {
         const measured = await slice(path, options.sliceMs);
-        (path === '/mcp' ? result.off : result.on).push(measured.rate);
-        (path === '/mcp' ? result.cpuOff : result.cpuOn).push(measured.cpu);
+        series[path][0].push(measured.rate);
+        series[path][1].push(measured.cpu);
       }
       if ((round + 1) % 10 === 0) options.progress(`  telemetry: round ${round + 1}/${options.rounds} done`);
     }

@@ -33,6 +33,8 @@ export const SCENARIOS = {
   // The ceiling: bare node:http replaying Reactor's own 2026-07-28 answers.
   'list.ceiling2026': { server: 'ceiling', era: '2026', method: 'tools/list' },
   'call.ceiling2026': { server: 'ceiling', era: '2026', method: 'tools/call' },
+  // The floor: bare node:http doing the protocol's validation and encoding itself, nothing a host adds.
+  'call.floor2026': { server: 'floor', era: '2026', method: 'tools/call' },
   // OpenTelemetry on (spans and the histogram through a real SDK, dropped at export) and off, in one process.
   'call.reactorTelemetry2026': { server: 'reactorTelemetry', era: '2026', method: 'tools/call', path: '/otel' },
   'call.reactorTelemetryOff2026': { server: 'reactorTelemetry', era: '2026', method: 'tools/call', path: '/mcp' },
@@ -49,6 +51,7 @@ const SERVERS = {
   sdkSession: { script: 'sdkSession', args: [] },
   fastmcp: { script: 'fastmcp', args: [] },
   ceiling: { script: 'ceiling', args: [] },
+  floor: { script: 'floor', args: [] },
 } as const satisfies Record<string, { script: ServerScript; args: readonly string[] }>;
 type ServerKey = keyof typeof SERVERS;
 

@@ -13,9 +13,11 @@ import { wireRequest, type Method } from '../driver/wire.js';
 import { reactorApp } from './reactor.js';
 
 /** One captured answer, split around its id so any id can be spliced in. */
-interface CapturedAnswer {
+export interface CapturedAnswer {
   readonly status: number;
   readonly contentType: string;
+  /** The whole body, as Reactor sent it. */
+  readonly body: string;
   readonly before: Buffer;
   readonly after: Buffer;
 }
@@ -24,7 +26,7 @@ const CAPTURE_ID = 987_654_321;
 const METHODS: readonly Method[] = ['tools/list', 'tools/call'];
 
 /** Asks Reactor (on a loopback port of its own) for the answers the ceiling replays. */
-async function capture(count: number): Promise<Map<Method, CapturedAnswer>> {
+export async function captureAnswers(count: number): Promise<Map<Method, CapturedAnswer>> {
   const app = await reactorApp(count, { sessions: false });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,6 +43,7 @@ async function capture(count: number): Promise<Map<Method, CapturedAnswer>> {
       answers.set(method, {
         status: response.status,
         contentType: response.headers.get('content-type') ?? 'application/json',
+        body,
         before: Buffer.from(`${body.slice(0, at)}"id":`),
         after: Buffer.from(body.slice(at + needle.length)),
       });
@@ -58,7 +61,7 @@ const METHOD = /"method":"(tools\/list|tools\/call)"/;
 
 /** The ceiling's request handler for `count` catalogue tools. */
 export async function ceilingHandler(count: number): Promise<RequestListener> {
-  const answers = await capture(count);
+  const answers = await captureAnswers(count);
   return (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -5,11 +5,15 @@
  * exporter that drops them, and whose operation histogram is aggregated by a
  * MeterProvider with a periodic reader (to an exporter that drops it too).
  * The SDK's work on the request path is all there; only the network is not.
+ * `/otel-api` is a third host given the OpenTelemetry API's own no-op
+ * providers: the host's telemetry plumbing with no SDK behind it, so the
+ * overhead can be split between the host and the SDK.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { createNoopMeter, ProxyTracerProvider, type MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
 import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger } from '@reactor/host';
 import { answer, catalogue } from '../catalogue.js';
 
@@ -40,7 +44,10 @@ export interface TelemetryApps {
   close(): Promise<void>;
 }
 
-/** The catalogue of `count` tools served with telemetry off (`/mcp`) and on (`/otel`). */
+/** The API's no-op meter provider (a tracer provider with no delegate is the API's no-op tracer's). */
+const noopMeterProvider: ApiMeterProvider = { getMeter: () => createNoopMeter() };
+
+/** The catalogue of `count` tools served with telemetry off (`/mcp`), on (`/otel`) and on against no-op providers (`/otel-api`). */
 export async function reactorTelemetryApps(count: number): Promise<TelemetryApps> {
   const tools = catalogue(count);
   const extension = () =>
@@ -54,12 +61,14 @@ export async function reactorTelemetryApps(count: number): Promise<TelemetryApps
   const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 })] });
   const off = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger }), { sessions: false, path: '/mcp' });
   const on = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, telemetry: { tracerProvider, meterProvider } }), { sessions: false, path: '/otel' });
+  const apiOnly = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, telemetry: { tracerProvider: new ProxyTracerProvider(), meterProvider: noopMeterProvider } }), { sessions: false, path: '/otel-api' });
+  const route = (url: string) => (url.startsWith('/otel-api') ? apiOnly : url.startsWith('/otel') ? on : off);
   return {
-    listener: (req, res) => ((req.url ?? '').startsWith('/otel') ? on : off)(req, res),
+    listener: (req, res) => route(req.url ?? '')(req, res),
     exportedSpans: () => exporter.spans,
     flush: () => tracerProvider.forceFlush(),
     async close() {
-      await Promise.all([off.close(), on.close()]);
+      await Promise.all([off.close(), on.close(), apiOnly.close()]);
       await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
     },
   };
