@@ -94,6 +94,28 @@ describe('HostGuard', () => {
     expect(guard.check({ host: 'localhost', origin: '' }, '127.0.0.1')).toEqual(checkHostAndOrigin({ host: 'localhost', origin: '' }, hostPolicyFor('127.0.0.1', undefined, undefined)));
   });
 
+  it('never lets one pair of values stand for another, whatever characters they hold', () => {
+    // Pairs that would spell one key were the Host and Origin only joined by a separator (a NUL, a bar).
+    const tricky: Array<Record<string, string>> = [
+      { host: 'localhost\0=http://evil.example' },
+      { host: 'localhost', origin: 'http://evil.example\0' },
+      { host: 'localhost|=http://localhost' },
+      { host: 'localhost', origin: 'http://localhost' },
+      { host: 'localhost|' },
+      { host: 'localhost', origin: '' },
+      { host: '9=localhost' },
+      { host: 'localhost' },
+    ];
+    for (const order of [tricky, [...tricky].reverse()]) {
+      const guard = new HostGuard(undefined, undefined, undefined, false);
+      for (const round of [1, 2]) {
+        for (const headers of order) {
+          expect(guard.check(headers, '127.0.0.1'), `${JSON.stringify(headers)}, round ${round}`).toEqual(checkHostAndOrigin(headers, hostPolicyFor('127.0.0.1', undefined, undefined)));
+        }
+      }
+    }
+  });
+
   it('allows the extra (CORS) origins, and any origin when told', () => {
     const cors = new HostGuard(undefined, undefined, ['app.example.com'], false);
     expect(cors.check({ host: 'localhost', origin: 'https://app.example.com' }, '127.0.0.1')).toBeUndefined();

@@ -153,8 +153,8 @@ export class HostGuard {
   check(headers: IncomingHttpHeaders, localAddress: string | undefined): GuardRefusal | undefined {
     const loopback = isLoopbackAddress(localAddress);
     const { host, origin } = headers;
-    // Header values never hold a NUL (Node refuses them): the key is unambiguous.
-    const key = `${loopback ? 'l' : 'o'}${host === undefined ? '' : `=${host}`}\0${origin === undefined ? '' : `=${origin}`}`;
+    // The Host part is length-prefixed, so no pair of values can make another pair's key, whatever characters they hold.
+    const key = `${loopback ? 'l' : 'o'}|${host === undefined ? '' : `${host.length}=${host}`}|${origin === undefined ? '' : `=${origin}`}`;
     const known = this.#verdicts.get(key);
     if (known !== undefined) return known === ALLOWED ? undefined : known;
     const refusal = checkHostAndOrigin(headers, loopback ? this.#policies.loopback : this.#policies.other);
