@@ -137,7 +137,7 @@ export function targetRows(run: RunResults): TargetRow[] {
   if (o) {
     const r = ratioSummary(o.on, o.off);
     rows.push({
-      target: `tools/call per request, 2026-07-28: OpenTelemetry on (no-op exporter) ÷ off, ${o.on.length} back-to-back pairs (${o.tools} tools)`,
+      target: `tools/call per request, 2026-07-28: OpenTelemetry on (no-op exporter) ÷ off, ${o.on.length} rounds of back-to-back slices (${o.tools} tools)`,
       measured:
         `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s; ` +
         `server CPU ${formatRate(median(o.cpuOn))} vs ${formatRate(median(o.cpuOff))} µs per request, ${formatRatio(ratioSummary(o.cpuOn, o.cpuOff).median)}; ` +
