@@ -8,7 +8,7 @@ import type { CompressionResult } from './driver/compression.js';
 import type { MemoryResult } from './driver/memory.js';
 import { formatBytes, formatRate, formatRatio, markdownTable, median, ratioSummary } from './driver/stats.js';
 import type { TelemetryOverheadResult } from './driver/telemetryOverhead.js';
-import type { ScenarioKey, ThroughputResults } from './driver/throughput.js';
+import type { ScenarioKey, SeriesByScenario, ThroughputResults } from './driver/throughput.js';
 
 /** Everything a run measured. */
 export interface RunResults {
@@ -49,12 +49,17 @@ const LABELS: Record<ScenarioKey, string> = {
   'call.reactorTelemetryOff2026': 'tools/call — the same process, a host without telemetry',
 };
 
+/** One figure per scenario and tool count: the median over rounds of `series`. */
+function scenarioTable(series: SeriesByScenario, heading: string): string {
+  const counts = [...series.keys()];
+  const keys = Object.keys(LABELS) as ScenarioKey[];
+  const rows = keys.map((key) => [LABELS[key], ...counts.map((n) => formatRate(median(series.get(n)![key])))]);
+  return markdownTable([heading, ...counts.map((n) => `${n} tools`)], rows);
+}
+
 /** The throughput table: requests per second (median over rounds) per scenario and tool count. */
 export function throughputTable(results: ThroughputResults): string {
-  const counts = [...results.rates.keys()];
-  const keys = Object.keys(LABELS) as ScenarioKey[];
-  const rows = keys.map((key) => [LABELS[key], ...counts.map((n) => formatRate(median(results.rates.get(n)![key])))]);
-  return markdownTable(['Scenario (requests/s, median of rounds)', ...counts.map((n) => `${n} tools`)], rows);
+  return scenarioTable(results.rates, 'Scenario (requests/s, median of rounds)');
 }
 
 /**
@@ -64,10 +69,7 @@ export function throughputTable(results: ThroughputResults): string {
  * generator's limit more than the server's.
  */
 export function cpuTable(results: ThroughputResults): string {
-  const counts = [...results.cpu.keys()];
-  const keys = Object.keys(LABELS) as ScenarioKey[];
-  const rows = keys.map((key) => [LABELS[key], ...counts.map((n) => formatRate(median(results.cpu.get(n)![key])))]);
-  return markdownTable(['Scenario (server CPU µs per request, median of rounds)', ...counts.map((n) => `${n} tools`)], rows);
+  return scenarioTable(results.cpu, 'Scenario (server CPU µs per request, median of rounds)');
 }
 
 /** The CPU cost of one scenario as a multiple of another's (per-round ratios of µs per request), for the comparisons the targets make by rate. */

@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ChildMessage } from '../servers/child.js';
+import type { ChildMessage, DriverMessage } from '../servers/child.js';
 
 /** The server scripts, by name (files under `dist/servers/`). */
 export type ServerScript = 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'sdkPerSession' | 'fastmcp' | 'ceiling' | 'floor';
@@ -67,30 +67,26 @@ export async function startServer(name: string, script: ServerScript, args: read
     });
   });
   const pid = child.pid ?? 0;
+  /** Asks the process over IPC and waits for its answer of the same type. */
+  const probe = <T extends DriverMessage['type']>(type: T, what: string) =>
+    new Promise<Extract<ChildMessage, { type: T }>>((resolve, reject) => {
+      const onMessage = (message: ChildMessage) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        resolve(message as Extract<ChildMessage, { type: T }>);
+      };
+      child.on('message', onMessage);
+      if (!child.send({ type })) reject(new Error(`server "${name}" cannot be asked for ${what}`));
+    });
   return {
     name,
     pid,
     origin: `http://127.0.0.1:${port}`,
-    memory: () =>
-      new Promise<MemoryReading>((resolve, reject) => {
-        const onMessage = (message: ChildMessage) => {
-          if (message.type !== 'memory') return;
-          child.off('message', onMessage);
-          resolve({ rss: vmRss(pid) ?? message.rss, heapUsed: message.heapUsed });
-        };
-        child.on('message', onMessage);
-        if (!child.send({ type: 'memory' })) reject(new Error(`server "${name}" cannot be asked for its memory`));
-      }),
-    cpu: () =>
-      new Promise<number>((resolve, reject) => {
-        const onMessage = (message: ChildMessage) => {
-          if (message.type !== 'cpu') return;
-          child.off('message', onMessage);
-          resolve(message.micros);
-        };
-        child.on('message', onMessage);
-        if (!child.send({ type: 'cpu' })) reject(new Error(`server "${name}" cannot be asked for its CPU time`));
-      }),
+    memory: async () => {
+      const message = await probe('memory', 'its memory');
+      return { rss: vmRss(pid) ?? message.rss, heapUsed: message.heapUsed };
+    },
+    cpu: async () => (await probe('cpu', 'its CPU time')).micros,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.disconnect?.();
