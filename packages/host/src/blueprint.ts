@@ -141,25 +141,13 @@ export function serveTool(
   const invoke = async (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult | InputRequiredResult> => {
     let args: Record<string, unknown> = (rawArgs ?? {}) as Record<string, unknown>;
     if (input) {
-      const checked = await input.validate(rawArgs ?? {});
+      const validating = input.validate(rawArgs ?? {});
+      const checked = validating instanceof Promise ? await validating : validating;
       if (!checked.ok) return toolErrorResult(`Input validation error: invalid arguments for tool "${spec.name}": ${checked.message}`);
       args = checked.value as Record<string, unknown>;
     }
     const call = new CallSignal(sdkCtx.mcpReq.signal);
-    const ctx: ToolContext = {
-      ...sdkCtx,
-      mcpReq: {
-        ...sdkCtx.mcpReq,
-        get signal() {
-          return call.signal;
-        },
-      },
-      extension,
-      toolsets: connection.toolsets,
-      get signal() {
-        return call.signal;
-      },
-    };
+    const ctx = toolContext(sdkCtx, call, extension, connection.toolsets);
     // Made only when the limit passes: an Error captures a stack, a cost every call would pay.
     let timedOut: Error | undefined;
     const onTimeout = () => (timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`));
@@ -193,6 +181,25 @@ export function serveTool(
     }
   };
   return { name: spec.name, extension, spec, listEntry, input, outputJson, invoke };
+}
+
+/**
+ * A handler's context: the SDK's, its `signal` (and `mcpReq.signal`) the
+ * call's, plus the serving extension and the active toolsets — the object
+ * the spread literal `{ ...sdkCtx, mcpReq: { ...sdkCtx.mcpReq, get signal() … },
+ * extension, toolsets, get signal() … }` makes, key for key and in the same
+ * order, built with `Object.assign` instead. On Node 20 (V8 11.3) a literal
+ * that begins with a spread and then adds a key of its own costs about a
+ * microsecond, some forty times a plain copy; every call made two.
+ */
+function toolContext(sdkCtx: ServerContext, call: CallSignal, extension: string, toolsets: ReadonlySet<string>): ToolContext {
+  const signal: PropertyDescriptor = { get: () => call.signal, enumerable: true, configurable: true };
+  const mcpReq = Object.defineProperty(Object.assign({}, sdkCtx.mcpReq), 'signal', signal);
+  const ctx = Object.assign({}, sdkCtx) as Record<string, unknown>;
+  ctx.mcpReq = mcpReq;
+  ctx.extension = extension;
+  ctx.toolsets = toolsets;
+  return Object.defineProperty(ctx, 'signal', signal) as ToolContext;
 }
 
 /** Renders a blueprint's `tools/list` result: the entries, in order, computed once. */
