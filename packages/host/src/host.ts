@@ -221,8 +221,7 @@ export class McpHost {
   }
 
   /** Fires `onToolset:<name>` for what a selection names and what will be active; only where someone waits. */
-  private async fireFor(selection: Selection, options: BuildOptions): Promise<void> {
-    const listened = this.registry.listenedEvents();
+  private async fireFor(selection: Selection, options: BuildOptions, listened = this.registry.listenedEvents()): Promise<void> {
     if (listened.size === 0) return;
     // A denied toolset wakes nothing: its extension's code would run for a caller who may not have it.
     const names = withoutDenied(new Set([...namesInSelection(selection), ...this.activeFor(selection, options)]), options.denied);
@@ -240,7 +239,9 @@ export class McpHost {
     const options = readDeniedOnce(buildOptions);
     const tenant = options.tenant;
     this.usage.selections++;
-    await this.fireFor(selection, options);
+    // Asked here first: a selection no one waits on (nearly every request) then costs no promise and no turn of the microtask queue.
+    const listened = this.registry.listenedEvents();
+    if (listened.size > 0) await this.fireFor(selection, options, listened);
     const declared = this.declaredToolsets({ tenant });
     const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
     let unknown = unknownNames(declared, selection);

@@ -37,6 +37,37 @@ describe('LruCache', () => {
     expect(made).toBe(1);
   });
 
+  it('orders and evicts exactly as a plain least-recently-used list, through any mix of reads, writes and deletes', () => {
+    // A reference model: an array, oldest first, that moves a key to the end on every touch.
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    for (const limit of [1, 2, 3, 5]) {
+      const cache = new LruCache<string, number>(limit);
+      let model: Array<[string, number]> = [];
+      const touch = (key: string, value: number) => {
+        model = model.filter(([k]) => k !== key);
+        model.push([key, value]);
+        if (model.length > limit) model = model.slice(model.length - limit);
+      };
+      for (let step = 0; step < 5_000; step++) {
+        const key = `k${random(limit + 3)}`;
+        const op = random(10);
+        if (op < 5) {
+          const known = model.find(([k]) => k === key);
+          expect(cache.get(key)).toBe(known?.[1]);
+          if (known) touch(key, known[1]);
+        } else if (op < 9) {
+          cache.set(key, step);
+          touch(key, step);
+        } else {
+          expect(cache.delete(key)).toBe(model.some(([k]) => k === key));
+          model = model.filter(([k]) => k !== key);
+        }
+        expect([...cache.values()]).toEqual(model.map(([, v]) => v));
+      }
+    }
+  });
+
   it('treats a limit below 1 as 1', () => {
     const cache = new LruCache<string, number>(0);
     cache.set('a', 1).set('b', 2);

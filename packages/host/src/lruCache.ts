@@ -5,8 +5,19 @@
  * let it grow memory, so every such map holds at most `limit` entries and drops
  * the least recently used first.
  */
+/** No key yet (a value no caller can pass as a key). */
+const NO_KEY: unique symbol = Symbol('no key');
+
 export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
+  /**
+   * The key last stored or read: while it is in the map, the map's last
+   * key (deleting it leaves nothing to reorder; only `set` adds a key back),
+   * so reading it again reorders nothing. A hot key (one selection served request after request)
+   * then costs one lookup, not a delete and a re-insert, whose tombstones
+   * also make the map rehash every so often.
+   */
+  private newest: unknown = NO_KEY;
   readonly limit: number;
 
   /** @param limit the most entries kept; at least 1. */
@@ -20,11 +31,13 @@ export class LruCache<K, V> {
 
   /** The value of `key`, marked most recently used. */
   get(key: K): V | undefined {
-    if (!this.entries.has(key)) return undefined;
-    const value = this.entries.get(key) as V;
+    const value = this.entries.get(key);
+    if (value === undefined && !this.entries.has(key)) return undefined;
+    if (Object.is(this.newest, key)) return value;
     // A Map iterates in insertion order: re-inserting moves the key to the back (newest).
     this.entries.delete(key);
-    this.entries.set(key, value);
+    this.entries.set(key, value as V);
+    this.newest = key;
     return value;
   }
 
@@ -32,6 +45,7 @@ export class LruCache<K, V> {
   set(key: K, value: V): this {
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     while (this.entries.size > this.limit) {
       const oldest = this.entries.keys().next();
       if (oldest.done === true) break;

@@ -180,6 +180,23 @@ describe('ResolvedSchema.validate', () => {
     expect(await resolveSchema(schema).validate({ sandboxName: 'a' })).toEqual({ ok: true, value: { sandboxName: 'a', variant: 'eval' } });
   });
 
+  it('answers at once for a schema that validates synchronously (zod), and awaits one that answers with a promise', async () => {
+    // No promise for the common case: a tool call's arguments are checked without a turn of the microtask queue.
+    expect(resolveSchema(schema).validate({ sandboxName: 'a' })).toEqual({ ok: true, value: { sandboxName: 'a', variant: 'eval' } });
+    const later: StandardSchemaLike = {
+      '~standard': {
+        version: 1,
+        vendor: 'async',
+        validate: (value) => Promise.resolve(typeof value === 'object' ? { value } : { issues: [{ message: 'not an object' }] }),
+        jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+      },
+    };
+    const pending = resolveSchema(later).validate(1);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toEqual({ ok: false, message: 'not an object' });
+    expect(await resolveSchema(later).validate({ a: 1 })).toEqual({ ok: true, value: { a: 1 } });
+  });
+
   it('returns the parsed value, not the input (unknown keys stripped by zod)', async () => {
     expect(await resolveSchema(schema).validate({ sandboxName: 'a', extra: 1 })).toEqual({ ok: true, value: { sandboxName: 'a', variant: 'eval' } });
   });

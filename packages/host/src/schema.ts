@@ -44,13 +44,20 @@ export type InferSchema<S> = S extends StandardSchemaLike<infer O>
     ? { [K in keyof S]: S[K] extends StandardSchemaLike<infer O> ? O : never }
     : Record<string, unknown>;
 
+/** What validating a value found. */
+export type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
 /** A schema resolved for serving: its JSON form and a validator. */
 export interface ResolvedSchema {
   readonly json: JsonSchemaObject;
   /** The Standard Schema the SDK can validate with (for prompts' completable args). */
   readonly standard: StandardSchemaLike;
-  /** Validates a value: the parsed value, or the issues as one readable message. */
-  validate(value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+  /**
+   * Validates a value: the parsed value, or the issues as one readable
+   * message — at once when the schema validates synchronously (zod does),
+   * else as a promise.
+   */
+  validate(value: unknown): Checked | Promise<Checked>;
   /** True when the schema came from a plain JSON Schema object. */
   readonly plain: boolean;
 }
@@ -114,11 +121,7 @@ function fromStandard(schema: StandardSchemaLike, io: 'input' | 'output'): Resol
     json,
     standard: schema,
     plain: false,
-    validate: async (value) => {
-      const result = await schema['~standard'].validate(value);
-      if (result.issues) return { ok: false, message: formatIssues(result.issues) };
-      return { ok: true, value: result.value };
-    },
+    validate: validatorOf(schema),
   };
 }
 
@@ -151,12 +154,21 @@ function fromPlainJsonSchema(schema: JsonSchemaObject): ResolvedSchema {
     json: schema,
     standard,
     plain: true,
-    validate: async (value) => {
-      const result = await standard['~standard'].validate(value);
-      if (result.issues) return { ok: false, message: formatIssues(result.issues) };
-      return { ok: true, value: result.value };
-    },
+    validate: validatorOf(standard),
   };
+}
+
+/** A Standard Schema's validation as a {@link ResolvedSchema.validate}: no promise made for a schema that answers synchronously. */
+function validatorOf(schema: StandardSchemaLike): (value: unknown) => Checked | Promise<Checked> {
+  return (value) => {
+    const result = schema['~standard'].validate(value);
+    // Any thenable a validator returns is awaited, as before: only a plain result is taken at once.
+    return typeof (result as { then?: unknown }).then === 'function' ? Promise.resolve(result).then(checkedOf) : checkedOf(result as StandardResult<unknown>);
+  };
+}
+
+function checkedOf(result: StandardResult<unknown>): Checked {
+  return result.issues ? { ok: false, message: formatIssues(result.issues) } : { ok: true, value: result.value };
 }
 
 function formatIssues(issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }>): string {

@@ -39,6 +39,18 @@ describe('withTimeout', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('sets a timer only for work still running when it returns: a synchronous answer has won before any timer could fire', async () => {
+    const now = withTimeout(() => 'now', 1000, () => new Error('late'));
+    expect(vi.getTimerCount()).toBe(0);
+    await expect(now).resolves.toBe('now');
+    const slow = deferred<string>();
+    const later = withTimeout(() => slow.promise, 1000, () => new Error('late'));
+    expect(vi.getTimerCount()).toBe(1);
+    slow.resolve('later');
+    await expect(later).resolves.toBe('later');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('rejects with the given error once the limit passes', async () => {
     const late = new ReactorError(ErrorCodes.START_FAILED, { subject: 'extension "spaces"', problem: 'onStart timed out' });
     const never = deferred<string>();

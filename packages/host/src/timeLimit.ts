@@ -14,13 +14,20 @@ export function isTimeLimit(value: unknown): value is number {
 /**
  * Runs `work`, rejecting with `onTimeout()` past `ms`. Anything that is not a
  * usable limit (undefined, ≤ 0, not finite, beyond a timer's reach) means no limit.
+ *
+ * Work that answers synchronously gets no timer: a timer fires only once the
+ * event loop turns, after such work has returned, so its answer always won
+ * the race anyway — and a timer set and cleared is a cost every call of a
+ * synchronous tool would pay.
  */
 export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
   if (!isTimeLimit(ms)) return await work();
+  const started = work();
+  if (!isThenable(started)) return started;
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      Promise.resolve().then(work),
+      started,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(onTimeout()), ms);
         timer.unref?.();
@@ -29,4 +36,8 @@ export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | un
   } finally {
     if (timer) clearTimeout(timer);
   }
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
