@@ -5,7 +5,7 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/.data/**', '**/fixtures/**'],
+    ignores: ['**/dist/**', '**/dist-before/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', '**/.data/**', '**/fixtures/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

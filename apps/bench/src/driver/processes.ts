@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChildMessage, DriverMessage } from '../servers/child.js';
 
 /** The server scripts, by name (files under `dist/servers/`). */
-export type ServerScript = 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'sdkPerSession' | 'fastmcp' | 'ceiling' | 'floor';
+export type ServerScript = 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'sdkPerSession' | 'fastmcp' | 'ceiling' | 'floor' | 'builds';
 
 /** Memory of a server process. */
 export interface MemoryReading {

@@ -4,11 +4,22 @@
  * sessions (the memory rows); without, every 2025 request is stateless.
  * 2026-07-28 requests are per-request either way.
  */
-import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type McpApp } from '@reactor/host';
+import * as current from '@reactor/host';
+import type { McpApp } from '@reactor/host';
 import { answer, catalogue } from '../catalogue.js';
 
-/** The Reactor app serving `count` catalogue tools. */
-export async function reactorApp(count: number, options: { sessions: boolean; middleware?: boolean }): Promise<McpApp> {
+/** Where `servers/builds.ts` serves the build it was given, beside this workspace's at `/mcp`. */
+export const BEFORE_PATH = '/before/mcp';
+
+/** A build of `@reactor/host`: this workspace's, or another one loaded from its `dist` (`compare.ts`). */
+export type HostModule = Pick<typeof current, 'buildHost' | 'createMcpApp' | 'defineExtension' | 'defineTool' | 'silentLogger'>;
+
+/**
+ * The Reactor app serving `count` catalogue tools — at `path` (default `/mcp`),
+ * by `host` (default: this workspace's build).
+ */
+export async function reactorApp(count: number, options: { sessions: boolean; middleware?: boolean; path?: string }, host: HostModule = current): Promise<McpApp> {
+  const { buildHost, createMcpApp, defineExtension, defineTool, silentLogger } = host;
   const tools = catalogue(count);
   const extension = defineExtension({
     manifest: { name: 'catalogue', version: '1.0.0' },
@@ -30,6 +41,6 @@ export async function reactorApp(count: number, options: { sessions: boolean; mi
     toolsets: () => [{ name: 'pass-through', default: false }],
     middleware: () => [{ name: 'no-op', handle: (_call, next) => next() }],
   });
-  const host = await buildHost(options.middleware === true ? [extension, passThrough] : [extension], { name: 'reactor-bench', logger: silentLogger });
-  return createMcpApp(host, { sessions: options.sessions ? { max: 100_000 } : false });
+  const built = await buildHost(options.middleware === true ? [extension, passThrough] : [extension], { name: 'reactor-bench', logger: silentLogger });
+  return createMcpApp(built, { sessions: options.sessions ? { max: 100_000 } : false, ...(options.path !== undefined ? { path: options.path } : {}) });
 }

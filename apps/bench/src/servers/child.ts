@@ -25,6 +25,14 @@ export function argNumber(name: string, fallback: number): number {
   return value;
 }
 
+/** The value after `--name` in argv; throws when it is missing. */
+export function argString(name: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at >= 0 ? process.argv[at + 1] : undefined;
+  if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`);
+  return value;
+}
+
 /** True when argv carries `--flag`. */
 export function argFlag(name: string): boolean {
   return process.argv.includes(`--${name}`);

@@ -1,0 +1,49 @@
+/**
+ * Compares a change to `@reactor/host` against the build before it, by what
+ * a request costs the server (`driver/compare.ts` says how):
+ *
+ * ```sh
+ * cp -r packages/host/dist packages/host/dist-before   # before the change
+ * # …change the host, then: pnpm --filter @reactor/host build
+ * node apps/bench/dist/compare.js packages/host/dist-before [--tools 100] [--method tools/call] [--era 2026] [--slice-ms 3000] [--rounds 10]
+ * ```
+ *
+ * The build to compare against must sit inside `packages/host` (its
+ * dependencies resolve from there); `dist-before` is ignored by git.
+ */
+import { parseArgs } from 'node:util';
+import { compareBuilds, comparisonReport } from './driver/compare.js';
+import type { Era, Method } from './driver/wire.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    tools: { type: 'string' },
+    method: { type: 'string' },
+    era: { type: 'string' },
+    'slice-ms': { type: 'string' },
+    rounds: { type: 'string' },
+    concurrency: { type: 'string' },
+  },
+});
+const before = positionals[0];
+const ERAS: readonly Era[] = ['2026', '2025-stateless'];
+const METHODS: readonly Method[] = ['tools/call', 'tools/list'];
+const era = (values.era ?? '2026') as Era;
+const method = (values.method ?? 'tools/call') as Method;
+if (before === undefined || !ERAS.includes(era) || !METHODS.includes(method)) {
+  process.stderr.write(`usage: node apps/bench/dist/compare.js <build-dir> [--tools N] [--method ${METHODS.join('|')}] [--era ${ERAS.join('|')}] [--slice-ms N] [--rounds N] [--concurrency N]\n`);
+  process.exit(2);
+}
+const whole = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(1, Number.parseInt(value, 10) || fallback));
+const comparison = await compareBuilds({
+  before,
+  tools: whole(values.tools, 100),
+  era,
+  method,
+  sliceMs: whole(values['slice-ms'], 3_000),
+  rounds: whole(values.rounds, 10),
+  concurrency: whole(values.concurrency, 8),
+  pin: true,
+});
+process.stdout.write(`${comparisonReport(comparison)}\n`);

@@ -1,0 +1,108 @@
+/**
+ * Two builds of `@reactor/host`, compared by what a request costs the server.
+ *
+ * Rates on a small machine are noisy: the load generator shares the cores,
+ * and other tenants of the machine come and go. Measured in separate
+ * processes minutes apart, two builds a few percent apart cannot be told
+ * apart. Here both builds serve from one process (`servers/builds.ts`), and
+ * the load alternates between them in short slices — after, before, before,
+ * after… — each slice read as the server's CPU time per request answered. A
+ * pair of adjacent slices meets the same machine; the median of the pairs'
+ * differences is the figure. Where `taskset` exists and there are two CPUs or
+ * more, the server and the load generator are pinned to CPUs of their own.
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { BEFORE_PATH } from '../frameworks/reactor.js';
+import { Target, runLoad } from './load.js';
+import { startServer } from './processes.js';
+import { median } from './stats.js';
+import type { Era, Method } from './wire.js';
+
+export interface CompareOptions {
+  /** The directory of the build to compare against (a copy of `packages/host/dist`). */
+  readonly before: string;
+  readonly tools: number;
+  readonly era: Era;
+  readonly method: Method;
+  /** Length of one slice. */
+  readonly sliceMs: number;
+  /** Pairs of slices (one per build each). */
+  readonly rounds: number;
+  readonly concurrency: number;
+  /** Pin the server and this process to CPUs of their own where `taskset` can (the command does; a test must not pin its runner). */
+  readonly pin: boolean;
+}
+
+/** One slice: a build under load for a while. */
+export interface Slice {
+  readonly requests: number;
+  readonly rate: number;
+  /** The server process's CPU time (all threads) per request answered, microseconds. */
+  readonly cpuMicros: number;
+}
+
+export interface Comparison {
+  readonly before: readonly Slice[];
+  readonly after: readonly Slice[];
+  /** after − before, µs, per round. */
+  readonly differences: readonly number[];
+  /** Whether the server and the load generator had CPUs of their own. */
+  readonly pinned: boolean;
+}
+
+/** Pins every thread of `pid` to `cpu`; false where that cannot be done. */
+function pin(pid: number, cpu: number): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the comparison. */
+export async function compareBuilds(options: CompareOptions): Promise<Comparison> {
+  const server = await startServer('builds', 'builds', ['--before', options.before, '--tools', String(options.tools)]);
+  const target = new Target('builds', server.origin, options.concurrency);
+  try {
+    const pinned = options.pin && process.platform === 'linux' && availableParallelism() >= 2 && pin(server.pid, 1) && pin(process.pid, 0);
+    const slice = async (path: string, durationMs: number): Promise<Slice> => {
+      const load = { target, era: options.era, method: options.method, tools: options.tools, path };
+      const cpuBefore = await server.cpu();
+      const result = await runLoad(load, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
+      const cpuAfter = await server.cpu();
+      return { requests: result.requests, rate: result.rate, cpuMicros: (cpuAfter - cpuBefore) / result.requests };
+    };
+    // Warm both builds up (their blueprints, shared servers and compiled code) before anything counts.
+    for (const path of [BEFORE_PATH, '/mcp']) await slice(path, Math.max(options.sliceMs, 1_000));
+    const before: Slice[] = [];
+    const after: Slice[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      // Alternate which goes first, so neither build always meets the machine a slice later.
+      const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+      for (const which of order) (which === 'before' ? before : after).push(await slice(which === 'before' ? BEFORE_PATH : '/mcp', options.sliceMs));
+    }
+    return { before, after, differences: after.map((a, i) => a.cpuMicros - before[i]!.cpuMicros), pinned };
+  } finally {
+    await target.close();
+    await server.stop();
+  }
+}
+
+/** The comparison as text: every round, then the medians and how many pairs the build after won. */
+export function comparisonReport(comparison: Comparison): string {
+  const fmt = (n: number) => n.toFixed(1);
+  const lines = ['| round | before µs/request | after µs/request | after − before |', '| --- | --- | --- | --- |'];
+  comparison.differences.forEach((d, i) => lines.push(`| ${i + 1} | ${fmt(comparison.before[i]!.cpuMicros)} | ${fmt(comparison.after[i]!.cpuMicros)} | ${d > 0 ? '+' : ''}${fmt(d)} |`));
+  const before = median(comparison.before.map((s) => s.cpuMicros));
+  const after = median(comparison.after.map((s) => s.cpuMicros));
+  const difference = median([...comparison.differences]);
+  const won = comparison.differences.filter((d) => d < 0).length;
+  lines.push(
+    '',
+    `Server CPU per request, median: before ${fmt(before)} µs, after ${fmt(after)} µs; median difference per pair ${difference > 0 ? '+' : ''}${fmt(difference)} µs (${difference > 0 ? '+' : ''}${((100 * difference) / before).toFixed(1)}%).`,
+    `The build after cost less in ${won} of ${comparison.differences.length} pairs.${comparison.pinned ? ' Server and load generator pinned to CPUs of their own.' : ' Not pinned (no taskset, or one CPU): expect more spread.'}`,
+  );
+  return lines.join('\n');
+}
