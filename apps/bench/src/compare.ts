@@ -14,6 +14,7 @@
 import { parseArgs } from 'node:util';
 import { compareBuilds, comparisonReport } from './driver/compare.js';
 import type { Era, Method } from './driver/wire.js';
+import { wholeOption } from './wholeOption.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -35,15 +36,14 @@ if (before === undefined || !ERAS.includes(era) || !METHODS.includes(method)) {
   process.stderr.write(`usage: node apps/bench/dist/compare.js <build-dir> [--tools N] [--method ${METHODS.join('|')}] [--era ${ERAS.join('|')}] [--slice-ms N] [--rounds N] [--concurrency N]\n`);
   process.exit(2);
 }
-const whole = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(1, Number.parseInt(value, 10) || fallback));
 const comparison = await compareBuilds({
   before,
-  tools: whole(values.tools, 100),
+  tools: wholeOption(values.tools, 100),
   era,
   method,
-  sliceMs: whole(values['slice-ms'], 3_000),
-  rounds: whole(values.rounds, 10),
-  concurrency: whole(values.concurrency, 8),
+  sliceMs: wholeOption(values['slice-ms'], 3_000),
+  rounds: wholeOption(values.rounds, 10),
+  concurrency: wholeOption(values.concurrency, 8),
   pin: true,
 });
 process.stdout.write(`${comparisonReport(comparison)}\n`);

@@ -14,6 +14,7 @@ import { measureMemory } from './driver/memory.js';
 import { measureTelemetryOverhead } from './driver/telemetryOverhead.js';
 import { measureThroughput } from './driver/throughput.js';
 import { cpuComparisonTable, cpuTable, targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
+import { wholeOption } from './wholeOption.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +27,6 @@ const { values } = parseArgs({
 });
 const quick = values.quick === true;
 const phases = new Set(values.only ?? ['throughput', 'memory', 'cold', 'telemetry', 'compression']);
-const whole = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Math.max(1, Number.parseInt(value, 10) || fallback));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const started = performance.now();
@@ -38,9 +38,9 @@ const run: RunResults = {
     ? (log('throughput…'),
       await measureThroughput({
         toolCounts: [100, 1000],
-        rounds: whole(values.rounds, quick ? 2 : 12),
-        sliceMs: whole(values['slice-ms'], quick ? 150 : 250),
-        concurrency: whole(values.concurrency, 8),
+        rounds: wholeOption(values.rounds, quick ? 2 : 12),
+        sliceMs: wholeOption(values['slice-ms'], quick ? 150 : 250),
+        concurrency: wholeOption(values.concurrency, 8),
         warmUpMs: quick ? 500 : 1500,
         progress: log,
       }))
@@ -50,7 +50,7 @@ const run: RunResults = {
     : undefined,
   coldStart: phases.has('cold') ? (log('cold start…'), await measureColdStart({ pairs: quick ? 2 : 7, progress: log })) : undefined,
   telemetry: phases.has('telemetry')
-    ? (log('telemetry overhead…'), await measureTelemetryOverhead({ tools: 100, rounds: quick ? 4 : 40, sliceMs: quick ? 150 : 400, concurrency: whole(values.concurrency, 8), progress: log }))
+    ? (log('telemetry overhead…'), await measureTelemetryOverhead({ tools: 100, rounds: quick ? 4 : 40, sliceMs: quick ? 150 : 400, concurrency: wholeOption(values.concurrency, 8), progress: log }))
     : undefined,
   compression: phases.has('compression') ? (log('compression…'), await measureCompression({ tools: 1000, progress: log })) : undefined,
 };

@@ -17,6 +17,7 @@ import { EMPTY_OBJECT_SCHEMA, resolveSchema, type JsonSchemaObject, type Resolve
 import type { Selection } from './selection.js';
 import type { HostStats } from './stats.js';
 import type { ToolFilter } from './toolFilter.js';
+import { isThenable } from './thenable.js';
 import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
 
@@ -142,7 +143,7 @@ export function serveTool(
     let args: Record<string, unknown> = (rawArgs ?? {}) as Record<string, unknown>;
     if (input) {
       const validating = input.validate(rawArgs ?? {});
-      const checked = validating instanceof Promise ? await validating : validating;
+      const checked = isThenable(validating) ? await validating : validating;
       if (!checked.ok) return toolErrorResult(`Input validation error: invalid arguments for tool "${spec.name}": ${checked.message}`);
       args = checked.value as Record<string, unknown>;
     }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ErrorCodes, ReactorError } from './errors.js';
 import { portableSchema } from './portableSchema.js';
 import type { HostStats } from './stats.js';
+import { isThenable } from './thenable.js';
 
 /** A JSON Schema object, as sent to clients. */
 export type JsonSchemaObject = { [key: string]: unknown };
@@ -163,7 +164,7 @@ function validatorOf(schema: StandardSchemaLike): (value: unknown) => Checked | 
   return (value) => {
     const result = schema['~standard'].validate(value);
     // Any thenable a validator returns is awaited, as before: only a plain result is taken at once.
-    return typeof (result as { then?: unknown }).then === 'function' ? Promise.resolve(result).then(checkedOf) : checkedOf(result as StandardResult<unknown>);
+    return isThenable(result) ? Promise.resolve(result).then(checkedOf) : checkedOf(result);
   };
 }
 

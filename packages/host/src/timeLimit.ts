@@ -2,6 +2,7 @@
  * Time limits: one place for what counts as a limit and how work is bounded by
  * one — tool calls, `onServer`, `onStart` and `onStop` alike.
  */
+import { isThenable } from './thenable.js';
 
 /** The longest delay a Node timer can wait at once (2^31 − 1 ms); longer ones fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -36,8 +37,4 @@ export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | un
   } finally {
     if (timer) clearTimeout(timer);
   }
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -14,8 +14,8 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { BEFORE_PATH } from '../frameworks/reactor.js';
-import { Target, runLoad } from './load.js';
-import { startServer } from './processes.js';
+import { Target } from './load.js';
+import { measuredLoad, startServer, type MeasuredLoad } from './processes.js';
 import { median } from './stats.js';
 import type { Era, Method } from './wire.js';
 
@@ -35,12 +35,7 @@ export interface CompareOptions {
 }
 
 /** One slice: a build under load for a while. */
-export interface Slice {
-  readonly requests: number;
-  readonly rate: number;
-  /** The server process's CPU time (all threads) per request answered, microseconds. */
-  readonly cpuMicros: number;
-}
+export type Slice = Pick<MeasuredLoad, 'requests' | 'rate' | 'cpuMicros'>;
 
 export interface Comparison {
   readonly before: readonly Slice[];
@@ -67,13 +62,8 @@ export async function compareBuilds(options: CompareOptions): Promise<Comparison
   const target = new Target('builds', server.origin, options.concurrency);
   try {
     const pinned = options.pin && process.platform === 'linux' && availableParallelism() >= 2 && pin(server.pid, 1) && pin(process.pid, 0);
-    const slice = async (path: string, durationMs: number): Promise<Slice> => {
-      const load = { target, era: options.era, method: options.method, tools: options.tools, path };
-      const cpuBefore = await server.cpu();
-      const result = await runLoad(load, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
-      const cpuAfter = await server.cpu();
-      return { requests: result.requests, rate: result.rate, cpuMicros: (cpuAfter - cpuBefore) / result.requests };
-    };
+    const slice = (path: string, durationMs: number): Promise<Slice> =>
+      measuredLoad(server, { target, era: options.era, method: options.method, tools: options.tools, path }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
     // Warm both builds up (their blueprints, shared servers and compiled code) before anything counts.
     for (const path of [BEFORE_PATH, '/mcp']) await slice(path, Math.max(options.sliceMs, 1_000));
     const before: Slice[] = [];

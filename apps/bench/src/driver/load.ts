@@ -77,11 +77,18 @@ export function withoutId(body: string, id: number): string | undefined {
   return body.slice(0, at) + body.slice(at + needle.length);
 }
 
+/** How long and how hard one load runs. */
+export interface LoadOptions {
+  readonly durationMs: number;
+  readonly concurrency: number;
+  readonly minRequests: number;
+}
+
 /**
  * Keeps `concurrency` requests in flight for `durationMs` (at least
  * `minRequests` complete), checking every answer; a wrong answer throws.
  */
-export async function runLoad(load: Load, options: { durationMs: number; concurrency: number; minRequests: number }): Promise<LoadResult> {
+export async function runLoad(load: Load, options: LoadOptions): Promise<LoadResult> {
   const start = performance.now();
   const deadline = start + options.durationMs;
   let done = 0;

@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, DriverMessage } from '../servers/child.js';
+import { runLoad, type Load, type LoadOptions, type LoadResult } from './load.js';
 
 /** The server scripts, by name (files under `dist/servers/`). */
 export type ServerScript = 'reactor' | 'sdkPerRequest' | 'sdkSession' | 'sdkPerSession' | 'fastmcp' | 'ceiling' | 'floor' | 'builds';
@@ -96,4 +97,17 @@ export async function startServer(name: string, script: ServerScript, args: read
       }
     },
   };
+}
+
+/** A load run against `server`, read as requests per second and the server's CPU time per request answered. */
+export interface MeasuredLoad extends LoadResult {
+  /** The server process's CPU time (all threads) per request answered, microseconds. */
+  readonly cpuMicros: number;
+}
+
+/** Runs `load` against `server` between two readings of its CPU time. */
+export async function measuredLoad(server: ServerProcess, load: Load, options: LoadOptions): Promise<MeasuredLoad> {
+  const before = await server.cpu();
+  const { requests, seconds, rate } = await runLoad(load, options);
+  return { requests, seconds, rate, cpuMicros: ((await server.cpu()) - before) / requests };
 }

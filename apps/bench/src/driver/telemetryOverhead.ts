@@ -7,8 +7,8 @@
  * machine. The throughput phase measures the same pair among all the other
  * scenarios; this phase gives it many more, shorter pairs.
  */
-import { runLoad, Target } from './load.js';
-import { startServer } from './processes.js';
+import { Target } from './load.js';
+import { measuredLoad, startServer } from './processes.js';
 import { rotation } from './stats.js';
 
 /** How the phase runs. */
@@ -38,11 +38,8 @@ export async function measureTelemetryOverhead(options: TelemetryOverheadOptions
   const server = await startServer(`reactor telemetry (${options.tools} tools)`, 'reactor', ['--tools', String(options.tools), '--telemetry']);
   const target = new Target(server.name, server.origin, options.concurrency);
   try {
-    const slice = async (path: string, durationMs: number) => {
-      const before = await server.cpu();
-      const result = await runLoad({ target, era: '2026', method: 'tools/call', tools: options.tools, path }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
-      return { rate: result.rate, cpu: ((await server.cpu()) - before) / result.requests };
-    };
+    const slice = (path: string, durationMs: number) =>
+      measuredLoad(server, { target, era: '2026', method: 'tools/call', tools: options.tools, path }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
     // Warm-up: both hosts' code paths hot before anything is counted.
     for (const path of PATHS) await slice(path, options.sliceMs * 2);
     const result: TelemetryOverheadResult = { tools: options.tools, off: [], on: [], apiOnly: [], cpuOff: [], cpuOn: [], cpuApiOnly: [] };
@@ -51,7 +48,7 @@ export async function measureTelemetryOverhead(options: TelemetryOverheadOptions
       for (const path of rotation(PATHS, round)) {
         const measured = await slice(path, options.sliceMs);
         series[path][0].push(measured.rate);
-        series[path][1].push(measured.cpu);
+        series[path][1].push(measured.cpuMicros);
       }
       if ((round + 1) % 10 === 0) options.progress(`  telemetry: round ${round + 1}/${options.rounds} done`);
     }

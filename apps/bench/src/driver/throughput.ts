@@ -7,8 +7,8 @@
  * and after each), what a call costs the server whatever the load generator
  * on the same machine takes.
  */
-import { runLoad, Target, type Load } from './load.js';
-import { startServer, type ServerProcess, type ServerScript } from './processes.js';
+import { Target, type Load } from './load.js';
+import { measuredLoad, startServer, type ServerProcess, type ServerScript } from './processes.js';
 import { rotation } from './stats.js';
 import type { Era, Method } from './wire.js';
 
@@ -107,11 +107,10 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
         const warmUp = round === 0;
         for (const key of rotation(keys, round)) {
           const server = processes.get(SCENARIOS[key].server)!;
-          const before = warmUp ? 0 : await server.cpu();
-          const result = await runLoad(loadOf(key), { durationMs: warmUp ? options.warmUpMs : options.sliceMs, concurrency: options.concurrency, minRequests: options.concurrency });
+          const result = await measuredLoad(server, loadOf(key), { durationMs: warmUp ? options.warmUpMs : options.sliceMs, concurrency: options.concurrency, minRequests: options.concurrency });
           if (warmUp) continue;
           series[key].push(result.rate);
-          cpuSeries[key].push(((await server.cpu()) - before) / result.requests);
+          cpuSeries[key].push(result.cpuMicros);
         }
         options.progress(`  ${tools} tools: ${warmUp ? 'warm-up round' : `round ${round}/${options.rounds}`} done`);
       }
