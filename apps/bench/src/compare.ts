@@ -5,8 +5,12 @@
  * ```sh
  * cp -r packages/host/dist packages/host/dist-before   # before the change
  * # …change the host, then: pnpm --filter @reactor/host build
- * node apps/bench/dist/compare.js packages/host/dist-before [--tools 100] [--method tools/call] [--era 2026] [--slice-ms 3000] [--rounds 10]
+ * node apps/bench/dist/compare.js packages/host/dist-before [--tools 100] [--method tools/call] [--era 2026] [--slice-ms 3000] [--rounds 10] [--telemetry]
  * ```
+ *
+ * `--telemetry` serves both builds with OpenTelemetry on (spans and the
+ * operation histogram through the SDK, exported to nowhere), to compare
+ * what a change costs or saves a traced request.
  *
  * The build to compare against must sit inside `packages/host` (its
  * dependencies resolve from there); `dist-before` is ignored by git.
@@ -25,6 +29,7 @@ const { values, positionals } = parseArgs({
     'slice-ms': { type: 'string' },
     rounds: { type: 'string' },
     concurrency: { type: 'string' },
+    telemetry: { type: 'boolean' },
   },
 });
 const before = positionals[0];
@@ -33,7 +38,7 @@ const METHODS: readonly Method[] = ['tools/call', 'tools/list'];
 const era = (values.era ?? '2026') as Era;
 const method = (values.method ?? 'tools/call') as Method;
 if (before === undefined || !ERAS.includes(era) || !METHODS.includes(method)) {
-  process.stderr.write(`usage: node apps/bench/dist/compare.js <build-dir> [--tools N] [--method ${METHODS.join('|')}] [--era ${ERAS.join('|')}] [--slice-ms N] [--rounds N] [--concurrency N]\n`);
+  process.stderr.write(`usage: node apps/bench/dist/compare.js <build-dir> [--tools N] [--method ${METHODS.join('|')}] [--era ${ERAS.join('|')}] [--slice-ms N] [--rounds N] [--concurrency N] [--telemetry]\n`);
   process.exit(2);
 }
 const comparison = await compareBuilds({
@@ -45,5 +50,6 @@ const comparison = await compareBuilds({
   rounds: wholeOption(values.rounds, 10),
   concurrency: wholeOption(values.concurrency, 8),
   pin: true,
+  telemetry: values.telemetry === true,
 });
 process.stdout.write(`${comparisonReport(comparison)}\n`);

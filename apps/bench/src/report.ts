@@ -143,7 +143,8 @@ export function targetRows(run: RunResults): TargetRow[] {
       measured:
         `${formatRatio(r.median)} (rounds: ${formatRatio(r.min)}–${formatRatio(r.max)}; ${formatRate(median(o.on))} vs ${formatRate(median(o.off))} requests/s; ` +
         `server CPU ${formatRate(median(o.cpuOn))} vs ${formatRate(median(o.cpuOff))} µs per request, ${formatRatio(ratioSummary(o.cpuOn, o.cpuOff).median)}; ` +
-        `the host's plumbing alone, against the API's no-op providers: ${formatRatio(ratioSummary(o.apiOnly, o.off).median)} by rate, ${formatRate(median(o.cpuApiOnly))} µs)`,
+        `the host's plumbing alone, against the API's no-op providers: ${formatRatio(ratioSummary(o.apiOnly, o.off).median)} by rate, ${formatRate(median(o.cpuApiOnly))} µs; ` +
+        `spans alone ${formatRatio(ratioSummary(o.tracesOnly, o.off).median)} (${formatRate(median(o.cpuTracesOnly))} µs), the histogram alone ${formatRatio(ratioSummary(o.metricsOnly, o.off).median)} (${formatRate(median(o.cpuMetricsOnly))} µs))`,
       goal: '≥ 0.9×',
       met: r.median >= 0.9,
     });

@@ -28,6 +28,15 @@ describe('compareBuilds', () => {
     expect(comparison.differences).toEqual(comparison.after.map((a, i) => a.cpuMicros - comparison.before[i]!.cpuMicros));
   }, 60_000);
 
+  it('with telemetry, both builds record spans through the SDK: every request answered was exported as a span', async () => {
+    const { compareBuilds } = (await import(pathToFileURL(path.resolve(here, '../dist/driver/compare.js')).href)) as typeof CompareModule;
+    const comparison = await compareBuilds({ before: hostDist, tools: 10, era: '2026', method: 'tools/call', sliceMs: 200, rounds: 1, concurrency: 2, pin: false, telemetry: true });
+    const measured = [...comparison.before, ...comparison.after].reduce((sum, slice) => sum + slice.requests, 0);
+    // The warm-up's requests are traced too, so there are more spans than measured requests, never fewer.
+    expect(comparison.exportedSpans).toBeGreaterThanOrEqual(measured);
+    expect(comparisonReport(comparison)).toContain(`OpenTelemetry on in both builds: ${comparison.exportedSpans} spans exported.`);
+  }, 60_000);
+
   it('refuses a directory that holds no build, saying where one must be', async () => {
     const { compareBuilds } = (await import(pathToFileURL(path.resolve(here, '../dist/driver/compare.js')).href)) as typeof CompareModule;
     await expect(compareBuilds({ before: path.join(here, 'no-such-build'), tools: 10, era: '2026', method: 'tools/call', sliceMs: 100, rounds: 1, concurrency: 1, pin: false })).rejects.toThrow(/cannot load the build to compare.*cp -r packages\/host\/dist packages\/host\/dist-before/s);

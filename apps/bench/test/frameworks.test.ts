@@ -73,7 +73,7 @@ describe('the servers answer the driver correctly', () => {
     expect(app.sessionCount).toBe(1);
   });
 
-  it('Reactor with OpenTelemetry off at /mcp, on at /otel and against no-op providers at /otel-api, one process: all answer; only /otel records spans', async () => {
+  it('Reactor with OpenTelemetry off at /mcp, on at /otel, against no-op providers at /otel-api, spans only at /otel-traces, the histogram only at /otel-metrics, one process: all answer; only /otel and /otel-traces record spans', async () => {
     const apps = await reactorTelemetryApps(TOOLS);
     closers.push(() => apps.close());
     const t = target('reactor telemetry', await listen(apps.listener));
@@ -84,10 +84,16 @@ describe('the servers answer the driver correctly', () => {
     expect((await call('/otel-api')).requests).toBeGreaterThanOrEqual(4);
     await apps.flush();
     expect(apps.exportedSpans()).toBe(0);
+    expect((await call('/otel-metrics')).requests).toBeGreaterThanOrEqual(4);
+    await apps.flush();
+    expect(apps.exportedSpans()).toBe(0);
     const on = await call('/otel');
     await apps.flush();
     // One server span per tools/call, handed to the (dropping) exporter.
     expect(apps.exportedSpans()).toBe(on.requests);
+    const traces = await call('/otel-traces');
+    await apps.flush();
+    expect(apps.exportedSpans()).toBe(on.requests + traces.requests);
   });
 
   it('the SDK, a fresh server per request: 2025 stateless and 2026-07-28 requests', async () => {

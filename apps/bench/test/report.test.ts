@@ -36,3 +36,26 @@ describe('the CPU tables', () => {
     expect(ceiling?.met).toBe(false);
   });
 });
+
+describe('the telemetry row', () => {
+  it('judges on ÷ off by rate, and splits the overhead: the host alone, spans alone, the histogram alone', () => {
+    const telemetry = {
+      tools: 100,
+      off: [5000, 5000, 5000],
+      on: [4000, 4500, 4200],
+      apiOnly: [5000, 4900, 5100],
+      tracesOnly: [4400, 4400, 4400],
+      metricsOnly: [4900, 4900, 4900],
+      cpuOff: [160, 160, 160],
+      cpuOn: [200, 190, 195],
+      cpuApiOnly: [161, 162, 163],
+      cpuTracesOnly: [185, 185, 185],
+      cpuMetricsOnly: [166, 166, 166],
+    };
+    const row = targetRows({ throughput: undefined, memory: undefined, coldStart: undefined, telemetry }).find((r) => r.target.includes('OpenTelemetry on'));
+    // Rounds: 0.80, 0.90, 0.84: median 0.84.
+    expect(row?.measured).toMatch(/^0\.84× \(rounds: 0\.80×–0\.90×/);
+    expect(row?.measured).toContain('spans alone 0.88× (185 µs), the histogram alone 0.98× (166 µs)');
+    expect(row?.met).toBe(false);
+  });
+});

@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { BEFORE_PATH } from '../frameworks/reactor.js';
+import { BEFORE_PATH, SPANS_PATH } from '../frameworks/reactor.js';
 import { Target } from './load.js';
 import { measuredLoad, startServer, type MeasuredLoad } from './processes.js';
 import { median } from './stats.js';
@@ -32,6 +32,8 @@ export interface CompareOptions {
   readonly concurrency: number;
   /** Pin the server and this process to CPUs of their own where `taskset` can (the command does; a test must not pin its runner). */
   readonly pin: boolean;
+  /** Both builds with OpenTelemetry on (one set of SDK providers, exporting to nowhere). */
+  readonly telemetry?: boolean;
 }
 
 /** One slice: a build under load for a while. */
@@ -44,6 +46,8 @@ export interface Comparison {
   readonly differences: readonly number[];
   /** Whether the server and the load generator had CPUs of their own. */
   readonly pinned: boolean;
+  /** With `telemetry`: the spans the SDK exported over the whole run (warm-up included), both builds together. */
+  readonly exportedSpans?: number;
 }
 
 /** Pins every thread of `pid` to `cpu`; false where that cannot be done. */
@@ -58,7 +62,7 @@ function pin(pid: number, cpu: number): boolean {
 
 /** Runs the comparison. */
 export async function compareBuilds(options: CompareOptions): Promise<Comparison> {
-  const server = await startServer('builds', 'builds', ['--before', options.before, '--tools', String(options.tools)]);
+  const server = await startServer('builds', 'builds', ['--before', options.before, '--tools', String(options.tools), ...(options.telemetry ? ['--telemetry'] : [])]);
   const target = new Target('builds', server.origin, options.concurrency);
   try {
     const pinned = options.pin && process.platform === 'linux' && availableParallelism() >= 2 && pin(server.pid, 1) && pin(process.pid, 0);
@@ -73,7 +77,10 @@ export async function compareBuilds(options: CompareOptions): Promise<Comparison
       const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
       for (const which of order) (which === 'before' ? before : after).push(await slice(which === 'before' ? BEFORE_PATH : '/mcp', options.sliceMs));
     }
-    return { before, after, differences: after.map((a, i) => a.cpuMicros - before[i]!.cpuMicros), pinned };
+    const differences = after.map((a, i) => a.cpuMicros - before[i]!.cpuMicros);
+    if (!options.telemetry) return { before, after, differences, pinned };
+    const answer = await target.pool.request({ path: SPANS_PATH, method: 'GET' });
+    return { before, after, differences, pinned, exportedSpans: Number(await answer.body.text()) };
   } finally {
     await target.close();
     await server.stop();
@@ -94,5 +101,6 @@ export function comparisonReport(comparison: Comparison): string {
     `Server CPU per request, median: before ${fmt(before)} µs, after ${fmt(after)} µs; median difference per pair ${difference > 0 ? '+' : ''}${fmt(difference)} µs (${difference > 0 ? '+' : ''}${((100 * difference) / before).toFixed(1)}%).`,
     `The build after cost less in ${won} of ${comparison.differences.length} pairs.${comparison.pinned ? ' Server and load generator pinned to CPUs of their own.' : ' Not pinned (no taskset, or one CPU): expect more spread.'}`,
   );
+  if (comparison.exportedSpans !== undefined) lines.push(`OpenTelemetry on in both builds: ${comparison.exportedSpans} spans exported.`);
   return lines.join('\n');
 }

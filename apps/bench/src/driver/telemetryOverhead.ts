@@ -1,8 +1,9 @@
 /**
  * The telemetry phase: tools/call over the 2026-07-28 protocol against one
  * server process serving the same catalogue with OpenTelemetry off (`/mcp`),
- * on (`/otel`) and on against the API's no-op providers (`/otel-api`: the
- * host's plumbing without the SDK), measured back to back in each round, the
+ * on (`/otel`), on against the API's no-op providers (`/otel-api`: the
+ * host's plumbing without the SDK), spans only (`/otel-traces`) and the
+ * histogram only (`/otel-metrics`), measured back to back in each round, the
  * order turned every round, so each ratio compares slices that saw the same
  * machine. The throughput phase measures the same pair among all the other
  * scenarios; this phase gives it many more, shorter pairs.
@@ -20,18 +21,22 @@ export interface TelemetryOverheadOptions {
   readonly progress: (line: string) => void;
 }
 
-/** The per-round rates (requests/s) and the server's CPU time per request in the same slices (µs): off, on, and the API's no-op providers. */
+/** The per-round rates (requests/s) and the server's CPU time per request in the same slices (µs): off, on, the API's no-op providers, spans only, the histogram only. */
 export interface TelemetryOverheadResult {
   readonly tools: number;
   readonly off: number[];
   readonly on: number[];
   readonly apiOnly: number[];
+  readonly tracesOnly: number[];
+  readonly metricsOnly: number[];
   readonly cpuOff: number[];
   readonly cpuOn: number[];
   readonly cpuApiOnly: number[];
+  readonly cpuTracesOnly: number[];
+  readonly cpuMetricsOnly: number[];
 }
 
-const PATHS = ['/mcp', '/otel', '/otel-api'] as const;
+const PATHS = ['/mcp', '/otel', '/otel-api', '/otel-traces', '/otel-metrics'] as const;
 
 /** Runs the phase. */
 export async function measureTelemetryOverhead(options: TelemetryOverheadOptions): Promise<TelemetryOverheadResult> {
@@ -42,8 +47,14 @@ export async function measureTelemetryOverhead(options: TelemetryOverheadOptions
       measuredLoad(server, { target, era: '2026', method: 'tools/call', tools: options.tools, path }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
     // Warm-up: both hosts' code paths hot before anything is counted.
     for (const path of PATHS) await slice(path, options.sliceMs * 2);
-    const result: TelemetryOverheadResult = { tools: options.tools, off: [], on: [], apiOnly: [], cpuOff: [], cpuOn: [], cpuApiOnly: [] };
-    const series = { '/mcp': [result.off, result.cpuOff], '/otel': [result.on, result.cpuOn], '/otel-api': [result.apiOnly, result.cpuApiOnly] } as const;
+    const result: TelemetryOverheadResult = { tools: options.tools, off: [], on: [], apiOnly: [], tracesOnly: [], metricsOnly: [], cpuOff: [], cpuOn: [], cpuApiOnly: [], cpuTracesOnly: [], cpuMetricsOnly: [] };
+    const series = {
+      '/mcp': [result.off, result.cpuOff],
+      '/otel': [result.on, result.cpuOn],
+      '/otel-api': [result.apiOnly, result.cpuApiOnly],
+      '/otel-traces': [result.tracesOnly, result.cpuTracesOnly],
+      '/otel-metrics': [result.metricsOnly, result.cpuMetricsOnly],
+    } as const;
     for (let round = 0; round < options.rounds; round++) {
       for (const path of rotation(PATHS, round)) {
         const measured = await slice(path, options.sliceMs);

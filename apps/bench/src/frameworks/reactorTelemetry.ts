@@ -7,14 +7,16 @@
  * The SDK's work on the request path is all there; only the network is not.
  * `/otel-api` is a third host given the OpenTelemetry API's own no-op
  * providers: the host's telemetry plumbing with no SDK behind it, so the
- * overhead can be split between the host and the SDK.
+ * overhead can be split between the host and the SDK. `/otel-traces` records
+ * spans only (the API's no-op meter), `/otel-metrics` the histogram only (the
+ * API's no-op tracer): what each half of the SDK's work costs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createNoopMeter, ProxyTracerProvider, type MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
-import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger } from '@reactor/host';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type TelemetryOptions } from '@reactor/host';
 import { answer, catalogue } from '../catalogue.js';
 
 /** Drops what it is given, counting spans (so a test can see the SDK did record). */
@@ -35,6 +37,36 @@ class DroppingExporter implements SpanExporter, PushMetricExporter {
   }
 }
 
+/** OpenTelemetry SDK providers whose spans and metrics are recorded, batched and then dropped. */
+export interface DroppingTelemetry {
+  readonly tracerProvider: BasicTracerProvider;
+  readonly meterProvider: MeterProvider;
+  /** Spans the exporter was handed so far (after `flush`). */
+  exportedSpans(): number;
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Providers as a deployment sets them up (spans through a BatchSpanProcessor,
+ * the histogram aggregated for a periodic reader), exporting to nowhere: the
+ * SDK's work on the request path is all there, the network is not.
+ */
+export function droppingTelemetry(): DroppingTelemetry {
+  const exporter = new DroppingExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 })] });
+  return {
+    tracerProvider,
+    meterProvider,
+    exportedSpans: () => exporter.spans,
+    flush: () => tracerProvider.forceFlush(),
+    shutdown: async () => {
+      await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
+    },
+  };
+}
+
 /** The two apps behind one listener, and how to stop them. */
 export interface TelemetryApps {
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
@@ -47,7 +79,7 @@ export interface TelemetryApps {
 /** The API's no-op meter provider (a tracer provider with no delegate is the API's no-op tracer's). */
 const noopMeterProvider: ApiMeterProvider = { getMeter: () => createNoopMeter() };
 
-/** The catalogue of `count` tools served with telemetry off (`/mcp`), on (`/otel`) and on against no-op providers (`/otel-api`). */
+/** The catalogue of `count` tools served with telemetry off (`/mcp`), on (`/otel`), on against no-op providers (`/otel-api`), spans only (`/otel-traces`) and the histogram only (`/otel-metrics`). */
 export async function reactorTelemetryApps(count: number): Promise<TelemetryApps> {
   const tools = catalogue(count);
   const extension = () =>
@@ -56,20 +88,23 @@ export async function reactorTelemetryApps(count: number): Promise<TelemetryApps
       toolsets: () => [{ name: 'catalogue', description: 'The benchmark catalogue.' }],
       tools: () => tools.map((t) => defineTool({ name: t.name, description: t.description, inputSchema: t.schema, handler: (args) => answer(t.name, args) })),
     });
-  const exporter = new DroppingExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
-  const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 })] });
+  const sdk = droppingTelemetry();
+  const { tracerProvider, meterProvider } = sdk;
   const off = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger }), { sessions: false, path: '/mcp' });
   const on = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, telemetry: { tracerProvider, meterProvider } }), { sessions: false, path: '/otel' });
-  const apiOnly = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, telemetry: { tracerProvider: new ProxyTracerProvider(), meterProvider: noopMeterProvider } }), { sessions: false, path: '/otel-api' });
-  const route = (url: string) => (url.startsWith('/otel-api') ? apiOnly : url.startsWith('/otel') ? on : off);
+  const hostWith = async (telemetry: TelemetryOptions, path: string) => createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, telemetry }), { sessions: false, path });
+  const apiOnly = await hostWith({ tracerProvider: new ProxyTracerProvider(), meterProvider: noopMeterProvider }, '/otel-api');
+  const tracesOnly = await hostWith({ tracerProvider, meterProvider: noopMeterProvider }, '/otel-traces');
+  const metricsOnly = await hostWith({ tracerProvider: new ProxyTracerProvider(), meterProvider }, '/otel-metrics');
+  const route = (url: string) =>
+    url.startsWith('/otel-api') ? apiOnly : url.startsWith('/otel-traces') ? tracesOnly : url.startsWith('/otel-metrics') ? metricsOnly : url.startsWith('/otel') ? on : off;
   return {
     listener: (req, res) => route(req.url ?? '')(req, res),
-    exportedSpans: () => exporter.spans,
-    flush: () => tracerProvider.forceFlush(),
+    exportedSpans: () => sdk.exportedSpans(),
+    flush: () => sdk.flush(),
     async close() {
-      await Promise.all([off.close(), on.close(), apiOnly.close()]);
-      await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
+      await Promise.all([off, on, apiOnly, tracesOnly, metricsOnly].map((app) => app.close()));
+      await sdk.shutdown();
     },
   };
 }

@@ -4,12 +4,16 @@
  * `/before/mcp`, this workspace's at `/mcp`, each serving the catalogue
  * (`--tools N`). One process, so both builds meet the same machine at the
  * same moments: the comparison reads each one's share of the process's CPU.
+ * With `--telemetry`, both record spans and the operation histogram through
+ * one set of OpenTelemetry SDK providers that drop what they export, and
+ * `GET /telemetry/spans` answers how many spans were exported.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BEFORE_PATH, reactorApp, type HostModule } from '../frameworks/reactor.js';
-import { announce, argNumber, argString } from './child.js';
+import { BEFORE_PATH, reactorApp, SPANS_PATH, type HostModule } from '../frameworks/reactor.js';
+import { droppingTelemetry } from '../frameworks/reactorTelemetry.js';
+import { announce, argFlag, argNumber, argString } from './child.js';
 
 const dir = path.resolve(argString('before'));
 let before: HostModule;
@@ -22,6 +26,20 @@ try {
   );
 }
 const tools = argNumber('tools', 100);
-const then = await reactorApp(tools, { sessions: false, path: BEFORE_PATH }, before);
-const now = await reactorApp(tools, { sessions: false });
-await announce(createServer((req, res) => ((req.url ?? '').startsWith(`${BEFORE_PATH}`) ? then(req, res) : now(req, res))));
+const sdk = argFlag('telemetry') ? droppingTelemetry() : undefined;
+const telemetry = sdk ? { tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider } : undefined;
+const then = await reactorApp(tools, { sessions: false, path: BEFORE_PATH, ...(telemetry ? { telemetry } : {}) }, before);
+const now = await reactorApp(tools, { sessions: false, ...(telemetry ? { telemetry } : {}) });
+
+async function spans(res: ServerResponse): Promise<void> {
+  await sdk?.flush();
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(sdk?.exportedSpans() ?? 0));
+}
+
+await announce(
+  createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    if (url === SPANS_PATH) return void spans(res);
+    return url.startsWith(BEFORE_PATH) ? then(req, res) : now(req, res);
+  }),
+);

@@ -27,7 +27,7 @@ import type { ProblemLog } from '../problems.js';
 import type { Selection } from '../selection.js';
 import type { HostStats } from '../stats.js';
 import { withTimeout } from '../timeLimit.js';
-import type { Blueprint, ConnectionInfo } from '../blueprint.js';
+import type { Blueprint, ConnectionInfo, ServedTool } from '../blueprint.js';
 import { serverMiddleware } from '../middlewareCalls.js';
 import { routeHookTools } from './hookRegistration.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
@@ -35,7 +35,7 @@ import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
-import { NO_NOTES, type RequestNotes, type RequestTelemetry } from '../telemetry/requestTelemetry.js';
+import type { RequestTelemetry } from '../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../telemetry/requestRecord.js';
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
@@ -99,10 +99,9 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   low.registerCapabilities({ tools: {}, logging: {} });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
-  const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown> | undefined } }, ctx: ServerContext, notes: RequestNotes) => {
-    const tool = table.get(request.params.name);
+  /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */
+  const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown> | undefined } }, ctx: ServerContext, tool: ServedTool | undefined) => {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    notes.offeredBy(tool.extension, tool.spec.toolset, tool.extendedBy);
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
     const opened = await options.requestState.open(ctx, target);
@@ -116,8 +115,12 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   low.setRequestHandler(
     'tools/call',
     telemetry
-      ? (request, ctx) => telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), (notes) => callTool(request, ctx, notes), networkTransportOf(server))
-      : (request, ctx) => callTool(request, ctx, NO_NOTES),
+      ? (request, ctx) => {
+          const tool = table.get(request.params.name);
+          const offered = tool && { extension: tool.extension, toolset: tool.spec.toolset, extendedBy: tool.extendedBy };
+          return telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), offered);
+        }
+      : (request, ctx) => callTool(request, ctx, table.get(request.params.name)),
   );
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);

@@ -178,6 +178,35 @@ describe('request spans (host option telemetry)', () => {
     });
   });
 
+  it('starts the span with the offering when it is known up front, and then the notes record nothing more', async () => {
+    const telemetry = requestTelemetry({ tracerProvider })!;
+    const ctx = { mcpReq: { id: 'a1', method: 'tools/call' } } as unknown as ServerContext;
+    const answer = await telemetry.around(
+      'tools/call',
+      'get_run',
+      ctx,
+      undefined,
+      (notes) => {
+        // Told again while answering, the notes change nothing: the span started with the offering.
+        notes.offeredBy('someone-else', 'elsewhere');
+        return Promise.resolve('ok');
+      },
+      'pipe',
+      { extension: 'runs', toolset: 'bench', extendedBy: ['audit'] },
+    );
+    expect(answer).toBe('ok');
+    expect(onlySpan().attributes).toEqual({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'get_run',
+      'gen_ai.operation.name': 'execute_tool',
+      'jsonrpc.request.id': 'a1',
+      'network.transport': 'pipe',
+      'reactor.extension': 'runs',
+      'reactor.toolset': 'bench',
+      'reactor.tool_extensions': ['audit'],
+    });
+  });
+
   it('is undefined without options, so minted servers install their handlers unwrapped', () => {
     expect(requestTelemetry(undefined)).toBeUndefined();
   });

@@ -49,6 +49,14 @@ export interface RequestNotes {
   offeredBy(extension: string, toolset?: string, extendedBy?: readonly string[]): void;
 }
 
+/** Who offers what a request targets, when that is known before it is answered (a tool, found by name). */
+export interface KnownOffering {
+  readonly extension: string;
+  readonly toolset?: string | undefined;
+  /** The extensions whose `ToolExtension`s were applied, in order (a span attribute only). */
+  readonly extendedBy?: readonly string[] | undefined;
+}
+
 /** Notes of an untraced request: nothing to record. */
 export const NO_NOTES: RequestNotes = { offeredBy: () => undefined };
 
@@ -57,8 +65,11 @@ export interface RequestTelemetry {
   /**
    * Runs `answer` inside a server span for `method` on `target` (tool or
    * prompt name, resource URI); `protocolVersion` is the connection's, once negotiated.
+   * With `offered` (known before answering), the span starts with the
+   * offering's attributes and `answer`'s notes record nothing more; without
+   * it, `answer` tells the notes once it knows.
    */
-  around<T>(method: TracedMethod, target: string, ctx: ServerContext, protocolVersion: string | undefined, answer: (notes: RequestNotes) => Promise<T>, transport?: string): Promise<T>;
+  around<T>(method: TracedMethod, target: string, ctx: ServerContext, protocolVersion: string | undefined, answer: (notes: RequestNotes) => Promise<T>, transport?: string, offered?: KnownOffering): Promise<T>;
   /**
    * Runs `work` inside an INTERNAL span (an `onServer` hook, waking a held
    * extension): a child of the HTTP request's trace when its headers carry
@@ -89,12 +100,6 @@ export const USAGE_COUNTERS = {
 
 /** The tracer name spans are recorded under (the instrumentation scope). */
 export const INSTRUMENTATION_SCOPE = '@reactor/host';
-
-const TARGET_ATTRIBUTE: Record<TracedMethod, string> = {
-  'tools/call': 'gen_ai.tool.name',
-  'prompts/get': 'gen_ai.prompt.name',
-  'resources/read': 'mcp.resource.uri',
-};
 
 /** Reads `traceparent`/`tracestate` from a request's `_meta` (string values only). */
 const metaGetter: TextMapGetter<Record<string, unknown>> = {
@@ -151,22 +156,19 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
         span.end();
       }
     },
-    async around(method, target, ctx, protocolVersion, answer, transport) {
+    async around(method, target, ctx, protocolVersion, answer, transport, offered) {
       const record = requestRecordOf(ctx.http?.req) ?? currentRequestRecord();
       // `params._meta` first (the MCP convention), else the HTTP request's own trace headers.
       const carrier = ctx.mcpReq._meta?.traceparent !== undefined ? ctx.mcpReq._meta : record?.traceHeaders;
       const parent = carrier ? extract(carrier) : ROOT_CONTEXT;
-      const attributes: Attributes = {
-        'mcp.method.name': method,
-        [TARGET_ATTRIBUTE[method]]: target,
-        'jsonrpc.request.id': String(ctx.mcpReq.id),
-      };
-      if (method === 'tools/call') attributes['gen_ai.operation.name'] = 'execute_tool';
+      const attributes = requestAttributes(method, target, String(ctx.mcpReq.id));
       if (ctx.sessionId !== undefined) attributes['mcp.session.id'] = ctx.sessionId;
       if (protocolVersion !== undefined) attributes['mcp.protocol.version'] = protocolVersion;
       // An HTTP request's record says tcp; a server marked with its own (stdio: pipe) says so itself.
       const network = record?.transport ?? transport;
       if (network !== undefined) attributes['network.transport'] = network;
+      // Known now, the offering goes in with the rest: the SDK copies the attributes once, at the start.
+      if (offered !== undefined) addOffering(attributes, offered);
       const span = tracer.startSpan(`${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
       if (record !== undefined && record.traceId === undefined) {
         const ids = span.spanContext();
@@ -178,17 +180,17 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       }
       const started = performance.now();
       // Kept alongside the span (whose attributes the API cannot read back) for the metric.
-      const notes: RequestNotes = {
-        offeredBy(extension, toolset, extendedBy) {
-          span.setAttribute('reactor.extension', extension);
-          attributes['reactor.extension'] = extension;
-          if (toolset !== undefined) {
-            span.setAttribute('reactor.toolset', toolset);
-            attributes['reactor.toolset'] = toolset;
-          }
-          if (extendedBy !== undefined && extendedBy.length > 0) span.setAttribute('reactor.tool_extensions', [...extendedBy]);
-        },
-      };
+      const notes: RequestNotes =
+        offered !== undefined
+          ? NO_NOTES
+          : {
+              offeredBy(extension, toolset, extendedBy) {
+                const late: Attributes = {};
+                addOffering(late, { extension, toolset, extendedBy });
+                span.setAttributes(late);
+                Object.assign(attributes, late);
+              },
+            };
       try {
         const result = await context.with(trace.setSpan(parent, span), () => answer(notes));
         if (isToolError(result)) fail(span, attributes, 'tool_error', toolErrorText(result));
@@ -203,6 +205,24 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       }
     },
   };
+}
+
+/**
+ * A request span's own attributes. One literal per method, its keys always in
+ * one order, so the spans of a method share one shape: the SDK's copy of
+ * them and the metric's pick read that fastest.
+ */
+function requestAttributes(method: TracedMethod, target: string, id: string): Attributes {
+  if (method === 'tools/call') return { 'mcp.method.name': method, 'gen_ai.tool.name': target, 'jsonrpc.request.id': id, 'gen_ai.operation.name': 'execute_tool' };
+  if (method === 'prompts/get') return { 'mcp.method.name': method, 'gen_ai.prompt.name': target, 'jsonrpc.request.id': id };
+  return { 'mcp.method.name': method, 'mcp.resource.uri': target, 'jsonrpc.request.id': id };
+}
+
+/** Adds the offering's attributes: the extension, its toolset, and the chain of tool extensions applied (where there is one; a span attribute only, metrics stay bounded). */
+function addOffering(attributes: Attributes, offered: KnownOffering): void {
+  attributes['reactor.extension'] = offered.extension;
+  if (offered.toolset !== undefined) attributes['reactor.toolset'] = offered.toolset;
+  if (offered.extendedBy !== undefined && offered.extendedBy.length > 0) attributes['reactor.tool_extensions'] = [...offered.extendedBy];
 }
 
 /** Marks an INTERNAL span failed by `error`. */
