@@ -10,12 +10,16 @@
  * pair of adjacent slices meets the same machine; the median of the pairs'
  * differences is the figure. Where `taskset` exists and there are two CPUs or
  * more, the server and the load generator are pinned to CPUs of their own.
+ *
+ * The same measurement compares one build under two sets of Node flags
+ * (`compareNodeFlags`): flags are a process's, so there the two sides are two
+ * server processes, the load alternating between them in the same way.
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { BEFORE_PATH, SPANS_PATH } from '../frameworks/reactor.js';
 import { Target } from './load.js';
-import { measuredLoad, startServer, type MeasuredLoad } from './processes.js';
+import { measuredLoad, startServer, type MeasuredLoad, type ServerProcess } from './processes.js';
 import { median } from './stats.js';
 import type { Era, Method } from './wire.js';
 
@@ -87,19 +91,67 @@ export async function compareBuilds(options: CompareOptions): Promise<Comparison
   }
 }
 
-/** The comparison as text: every round, then the medians and how many pairs the build after won. */
-export function comparisonReport(comparison: Comparison): string {
+/** How `compareNodeFlags` runs: the catalogue and load as for two builds, and the Node flags the second process gets. */
+export type FlagsOptions = Omit<CompareOptions, 'before' | 'pin' | 'telemetry'> & {
+  /** Node flags for the second server process (the first gets none), e.g. `['--single-threaded-gc']`. */
+  readonly flags: readonly string[];
+};
+
+/**
+ * Compares this workspace's Reactor served by two processes, the second
+ * started with `flags`: the same slices and pairs as {@link compareBuilds},
+ * the load alternating between the processes. Not pinned: a flag such as
+ * `--single-threaded-gc` changes how the process uses the machine's CPUs,
+ * which is what is measured.
+ */
+export async function compareNodeFlags(options: FlagsOptions): Promise<Comparison> {
+  const args = ['--tools', String(options.tools)];
+  const plain = await startServer('reactor', 'reactor', args);
+  let flagged: ServerProcess | undefined;
+  const targets: Target[] = [new Target('reactor', plain.origin, options.concurrency)];
+  try {
+    flagged = await startServer(`reactor ${options.flags.join(' ')}`, 'reactor', args, options.flags);
+    targets.push(new Target(flagged.name, flagged.origin, options.concurrency));
+    const servers = [plain, flagged] as const;
+    const slice = (which: 0 | 1, durationMs: number): Promise<Slice> =>
+      measuredLoad(servers[which], { target: targets[which]!, era: options.era, method: options.method, tools: options.tools }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
+    for (const which of [0, 1] as const) await slice(which, Math.max(options.sliceMs, 1_000));
+    const before: Slice[] = [];
+    const after: Slice[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const order = round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
+      for (const which of order) (which === 0 ? before : after).push(await slice(which, options.sliceMs));
+    }
+    return { before, after, differences: after.map((a, i) => a.cpuMicros - before[i]!.cpuMicros), pinned: false };
+  } finally {
+    await Promise.all(targets.map((t) => t.close()));
+    await Promise.all([plain.stop(), flagged?.stop()]);
+  }
+}
+
+/** What the two sides of a comparison are called in its report. */
+export interface ReportLabels {
+  readonly before: string;
+  readonly after: string;
+}
+
+const BUILDS: ReportLabels = { before: 'before', after: 'after' };
+
+/** The comparison as text: every round, then the medians (CPU per request and rate) and how many pairs the side after won. */
+export function comparisonReport(comparison: Comparison, labels: ReportLabels = BUILDS): string {
   const fmt = (n: number) => n.toFixed(1);
-  const lines = ['| round | before µs/request | after µs/request | after − before |', '| --- | --- | --- | --- |'];
+  const lines = [`| round | ${labels.before} µs/request | ${labels.after} µs/request | ${labels.after} − ${labels.before} |`, '| --- | --- | --- | --- |'];
   comparison.differences.forEach((d, i) => lines.push(`| ${i + 1} | ${fmt(comparison.before[i]!.cpuMicros)} | ${fmt(comparison.after[i]!.cpuMicros)} | ${d > 0 ? '+' : ''}${fmt(d)} |`));
   const before = median(comparison.before.map((s) => s.cpuMicros));
   const after = median(comparison.after.map((s) => s.cpuMicros));
   const difference = median([...comparison.differences]);
   const won = comparison.differences.filter((d) => d < 0).length;
+  const rateRatio = median(comparison.after.map((a, i) => a.rate / comparison.before[i]!.rate));
   lines.push(
     '',
-    `Server CPU per request, median: before ${fmt(before)} µs, after ${fmt(after)} µs; median difference per pair ${difference > 0 ? '+' : ''}${fmt(difference)} µs (${difference > 0 ? '+' : ''}${((100 * difference) / before).toFixed(1)}%).`,
-    `The build after cost less in ${won} of ${comparison.differences.length} pairs.${comparison.pinned ? ' Server and load generator pinned to CPUs of their own.' : ' Not pinned (no taskset, or one CPU): expect more spread.'}`,
+    `Server CPU per request, median: ${labels.before} ${fmt(before)} µs, ${labels.after} ${fmt(after)} µs; median difference per pair ${difference > 0 ? '+' : ''}${fmt(difference)} µs (${difference > 0 ? '+' : ''}${((100 * difference) / before).toFixed(1)}%).`,
+    `Requests per second, median: ${labels.before} ${Math.round(median(comparison.before.map((s) => s.rate)))}, ${labels.after} ${Math.round(median(comparison.after.map((s) => s.rate)))}; ${labels.after} ÷ ${labels.before} per pair, median ${rateRatio.toFixed(3)}×.`,
+    `${labels.after === BUILDS.after ? 'The build after' : `"${labels.after}"`} cost less in ${won} of ${comparison.differences.length} pairs.${comparison.pinned ? ' Server and load generator pinned to CPUs of their own.' : ' Not pinned (no taskset, one CPU, or not asked): expect more spread.'}`,
   );
   if (comparison.exportedSpans !== undefined) lines.push(`OpenTelemetry on in both builds: ${comparison.exportedSpans} spans exported.`);
   return lines.join('\n');

@@ -44,11 +44,11 @@ function vmRss(pid: number): number | undefined {
   }
 }
 
-/** Starts `script` with these arguments and waits until it listens. */
-export async function startServer(name: string, script: ServerScript, args: readonly string[]): Promise<ServerProcess> {
+/** Starts `script` with these arguments (and these Node flags, beside `--expose-gc`) and waits until it listens. */
+export async function startServer(name: string, script: ServerScript, args: readonly string[], nodeFlags: readonly string[] = []): Promise<ServerProcess> {
   const file = fileURLToPath(new URL(`../servers/${script}.js`, import.meta.url));
   // BENCH_CHILD_ARGS adds Node flags to every server process (--cpu-prof, --trace-gc…).
-  const extra = process.env.BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [];
+  const extra = [...nodeFlags, ...(process.env.BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [])];
   const child: ChildProcess = fork(file, [...args], { execArgv: ['--expose-gc', ...extra], stdio: ['ignore', extra.length > 0 ? 'inherit' : 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
