@@ -16,40 +16,15 @@
  * dependencies resolve from there); `dist-before` is ignored by git.
  */
 import { parseArgs } from 'node:util';
+import { COMPARISON_OPTIONS, COMPARISON_USAGE, comparisonSettings } from './comparisonArgs.js';
 import { compareBuilds, comparisonReport } from './driver/compare.js';
-import type { Era, Method } from './driver/wire.js';
-import { wholeOption } from './wholeOption.js';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    tools: { type: 'string' },
-    method: { type: 'string' },
-    era: { type: 'string' },
-    'slice-ms': { type: 'string' },
-    rounds: { type: 'string' },
-    concurrency: { type: 'string' },
-    telemetry: { type: 'boolean' },
-  },
-});
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { ...COMPARISON_OPTIONS, telemetry: { type: 'boolean' } } });
 const before = positionals[0];
-const ERAS: readonly Era[] = ['2026', '2025-stateless'];
-const METHODS: readonly Method[] = ['tools/call', 'tools/list'];
-const era = (values.era ?? '2026') as Era;
-const method = (values.method ?? 'tools/call') as Method;
-if (before === undefined || !ERAS.includes(era) || !METHODS.includes(method)) {
-  process.stderr.write(`usage: node apps/bench/dist/compare.js <build-dir> [--tools N] [--method ${METHODS.join('|')}] [--era ${ERAS.join('|')}] [--slice-ms N] [--rounds N] [--concurrency N] [--telemetry]\n`);
+const settings = comparisonSettings(values, { sliceMs: 3_000, rounds: 10 });
+if (before === undefined || settings === undefined) {
+  process.stderr.write(`usage: node apps/bench/dist/compare.js <build-dir> ${COMPARISON_USAGE} [--telemetry]\n`);
   process.exit(2);
 }
-const comparison = await compareBuilds({
-  before,
-  tools: wholeOption(values.tools, 100),
-  era,
-  method,
-  sliceMs: wholeOption(values['slice-ms'], 3_000),
-  rounds: wholeOption(values.rounds, 10),
-  concurrency: wholeOption(values.concurrency, 8),
-  pin: true,
-  telemetry: values.telemetry === true,
-});
+const comparison = await compareBuilds({ ...settings, before, pin: true, telemetry: values.telemetry === true });
 process.stdout.write(`${comparisonReport(comparison)}\n`);

@@ -11,37 +11,15 @@
  * dashes); the load alternates between them.
  */
 import { parseArgs } from 'node:util';
+import { COMPARISON_OPTIONS, COMPARISON_USAGE, comparisonSettings } from './comparisonArgs.js';
 import { compareNodeFlags, comparisonReport } from './driver/compare.js';
-import type { Era, Method } from './driver/wire.js';
-import { wholeOption } from './wholeOption.js';
 
-const { values } = parseArgs({
-  options: {
-    flags: { type: 'string' },
-    tools: { type: 'string' },
-    method: { type: 'string' },
-    era: { type: 'string' },
-    'slice-ms': { type: 'string' },
-    rounds: { type: 'string' },
-    concurrency: { type: 'string' },
-  },
-});
-const ERAS: readonly Era[] = ['2026', '2025-stateless'];
-const METHODS: readonly Method[] = ['tools/call', 'tools/list'];
-const era = (values.era ?? '2026') as Era;
-const method = (values.method ?? 'tools/call') as Method;
+const { values } = parseArgs({ options: { ...COMPARISON_OPTIONS, flags: { type: 'string' } } });
 const flags = values.flags?.split(' ').filter(Boolean) ?? [];
-if (flags.length === 0 || !flags.every((f) => f.startsWith('--')) || !ERAS.includes(era) || !METHODS.includes(method)) {
-  process.stderr.write(`usage: node apps/bench/dist/compareFlags.js --flags="--node-flag …" [--tools N] [--method ${METHODS.join('|')}] [--era ${ERAS.join('|')}] [--slice-ms N] [--rounds N] [--concurrency N]\n`);
+const settings = comparisonSettings(values, { sliceMs: 1_000, rounds: 20 });
+if (flags.length === 0 || !flags.every((f) => f.startsWith('--')) || settings === undefined) {
+  process.stderr.write(`usage: node apps/bench/dist/compareFlags.js --flags="--node-flag …" ${COMPARISON_USAGE}\n`);
   process.exit(2);
 }
-const comparison = await compareNodeFlags({
-  flags,
-  tools: wholeOption(values.tools, 100),
-  era,
-  method,
-  sliceMs: wholeOption(values['slice-ms'], 1_000),
-  rounds: wholeOption(values.rounds, 20),
-  concurrency: wholeOption(values.concurrency, 8),
-});
+const comparison = await compareNodeFlags({ ...settings, flags });
 process.stdout.write(`${comparisonReport(comparison, { before: 'without', after: flags.join(' ') })}\n`);

@@ -64,27 +64,34 @@ function pin(pid: number, cpu: number): boolean {
   }
 }
 
+/**
+ * Warms both sides up (blueprints, shared servers, compiled code), then
+ * measures `rounds` pairs of slices, alternating which side goes first so
+ * neither always meets the machine a slice later.
+ */
+async function pairedSlices(options: Pick<CompareOptions, 'sliceMs' | 'rounds'>, slice: (side: 'before' | 'after', durationMs: number) => Promise<Slice>): Promise<Pick<Comparison, 'before' | 'after' | 'differences'>> {
+  for (const side of ['before', 'after'] as const) await slice(side, Math.max(options.sliceMs, 1_000));
+  const before: Slice[] = [];
+  const after: Slice[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+    for (const side of order) (side === 'before' ? before : after).push(await slice(side, options.sliceMs));
+  }
+  return { before, after, differences: after.map((a, i) => a.cpuMicros - before[i]!.cpuMicros) };
+}
+
 /** Runs the comparison. */
 export async function compareBuilds(options: CompareOptions): Promise<Comparison> {
   const server = await startServer('builds', 'builds', ['--before', options.before, '--tools', String(options.tools), ...(options.telemetry ? ['--telemetry'] : [])]);
   const target = new Target('builds', server.origin, options.concurrency);
   try {
     const pinned = options.pin && process.platform === 'linux' && availableParallelism() >= 2 && pin(server.pid, 1) && pin(process.pid, 0);
-    const slice = (path: string, durationMs: number): Promise<Slice> =>
-      measuredLoad(server, { target, era: options.era, method: options.method, tools: options.tools, path }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
-    // Warm both builds up (their blueprints, shared servers and compiled code) before anything counts.
-    for (const path of [BEFORE_PATH, '/mcp']) await slice(path, Math.max(options.sliceMs, 1_000));
-    const before: Slice[] = [];
-    const after: Slice[] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      // Alternate which goes first, so neither build always meets the machine a slice later.
-      const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-      for (const which of order) (which === 'before' ? before : after).push(await slice(which === 'before' ? BEFORE_PATH : '/mcp', options.sliceMs));
-    }
-    const differences = after.map((a, i) => a.cpuMicros - before[i]!.cpuMicros);
-    if (!options.telemetry) return { before, after, differences, pinned };
+    const paired = await pairedSlices(options, (side, durationMs) =>
+      measuredLoad(server, { target, era: options.era, method: options.method, tools: options.tools, path: side === 'before' ? BEFORE_PATH : '/mcp' }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency }),
+    );
+    if (!options.telemetry) return { ...paired, pinned };
     const answer = await target.pool.request({ path: SPANS_PATH, method: 'GET' });
-    return { before, after, differences, pinned, exportedSpans: Number(await answer.body.text()) };
+    return { ...paired, pinned, exportedSpans: Number(await answer.body.text()) };
   } finally {
     await target.close();
     await server.stop();
@@ -112,17 +119,11 @@ export async function compareNodeFlags(options: FlagsOptions): Promise<Compariso
   try {
     flagged = await startServer(`reactor ${options.flags.join(' ')}`, 'reactor', args, options.flags);
     targets.push(new Target(flagged.name, flagged.origin, options.concurrency));
-    const servers = [plain, flagged] as const;
-    const slice = (which: 0 | 1, durationMs: number): Promise<Slice> =>
-      measuredLoad(servers[which], { target: targets[which]!, era: options.era, method: options.method, tools: options.tools }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency });
-    for (const which of [0, 1] as const) await slice(which, Math.max(options.sliceMs, 1_000));
-    const before: Slice[] = [];
-    const after: Slice[] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      const order = round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
-      for (const which of order) (which === 0 ? before : after).push(await slice(which, options.sliceMs));
-    }
-    return { before, after, differences: after.map((a, i) => a.cpuMicros - before[i]!.cpuMicros), pinned: false };
+    const servers = { before: plain, after: flagged };
+    const paired = await pairedSlices(options, (side, durationMs) =>
+      measuredLoad(servers[side], { target: targets[side === 'before' ? 0 : 1]!, era: options.era, method: options.method, tools: options.tools }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency }),
+    );
+    return { ...paired, pinned: false };
   } finally {
     await Promise.all(targets.map((t) => t.close()));
     await Promise.all([plain.stop(), flagged?.stop()]);
