@@ -3,6 +3,7 @@
  * `compareFlags.ts`) share: which load, how long, how many pairs.
  */
 import type { ParseArgsConfig } from 'node:util';
+import type { CompareOptions } from './driver/compare.js';
 import type { Era, Method } from './driver/wire.js';
 import { wholeOption } from './wholeOption.js';
 
@@ -22,15 +23,8 @@ const METHODS: readonly Method[] = ['tools/call', 'tools/list'];
 /** The shared options as a usage line shows them. */
 export const COMPARISON_USAGE = `[--tools N] [--method ${METHODS.join('|')}] [--era ${ERAS.join('|')}] [--slice-ms N] [--rounds N] [--concurrency N]`;
 
-/** What the shared options ask for. */
-export interface ComparisonSettings {
-  readonly tools: number;
-  readonly era: Era;
-  readonly method: Method;
-  readonly sliceMs: number;
-  readonly rounds: number;
-  readonly concurrency: number;
-}
+/** What the shared options ask for: the part of a comparison's options both commands take. */
+export type ComparisonSettings = Pick<CompareOptions, 'tools' | 'era' | 'method' | 'sliceMs' | 'rounds' | 'concurrency'>;
 
 /** The settings from parsed options (each command its own slice length and rounds), or `undefined` for an unknown era or method. */
 export function comparisonSettings(values: { readonly [K in keyof typeof COMPARISON_OPTIONS]?: string | undefined }, defaults: { readonly sliceMs: number; readonly rounds: number }): ComparisonSettings | undefined {
