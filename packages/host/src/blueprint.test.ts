@@ -68,13 +68,37 @@ describe('a served tool’s handler context', () => {
         return controller.signal;
       },
     };
-    expect(shape(seen)).toEqual(shape(reference));
-    expect(shape(seen.mcpReq)).toEqual(shape(reference.mcpReq));
+    // Beside them, hidden (a symbol key, not enumerable: no spread copies it), the call its shared `signal` getter reads.
+    const withCall = (keys: string[]) => [...keys, 'Symbol(reactor.call):object:false:false:false'];
+    expect(shape(seen)).toEqual(withCall(shape(reference)));
+    expect(shape(seen.mcpReq)).toEqual(withCall(shape(reference.mcpReq)));
+    expect(Object.keys({ ...seen })).toEqual(Object.keys(reference));
     expect(seen.extension).toBe('files-ext');
     expect(seen.toolsets).toBe(connection.toolsets);
     expect(seen.http).toBe(sdkCtx.http);
     expect(seen.mcpReq.id).toBe(7);
     expect(seen.mcpReq.envelope).toBe(sdkCtx.mcpReq.envelope);
+  });
+
+  it('shares one `signal` getter among all calls: a getter made per call kept each call alive through young-generation collections on Node 20', async () => {
+    const getters: unknown[] = [];
+    const tool = serveTool(
+      {
+        name: 'read',
+        description: 'Reads.',
+        handler: (_args, ctx) => {
+          getters.push(Object.getOwnPropertyDescriptor(ctx, 'signal')?.get, Object.getOwnPropertyDescriptor(ctx.mcpReq, 'signal')?.get);
+          return 'ok';
+        },
+      },
+      'files-ext',
+      options,
+    );
+    await tool.invoke({}, sdkContext(new AbortController()), connection);
+    await tool.invoke({}, sdkContext(new AbortController()), connection);
+    expect(getters).toHaveLength(4);
+    expect(typeof getters[0]).toBe('function');
+    expect(new Set(getters).size).toBe(1);
   });
 
   it('gives a signal that follows the request’s, read during the call or after it aborted', async () => {

@@ -53,6 +53,12 @@ describe('lazyRequest', () => {
     expect(after.request.signal.aborted).toBe(true);
   });
 
+  it('has no accessor of its own: one made per request kept the request alive through young-generation collections on Node 20', () => {
+    const lazy = lazyRequest(nodeRequest({ host: 'h' }));
+    expect(Object.getOwnPropertyDescriptor(lazy, 'made')).toBeUndefined();
+    expect(Reflect.ownKeys(lazy).filter((key) => Object.getOwnPropertyDescriptor(lazy, key)?.get !== undefined)).toEqual([]);
+  });
+
   it('takes its authority from :authority under HTTP/2, and leaves pseudo-headers out', () => {
     const lazy = lazyRequest(nodeRequest({ ':authority': 'h2.test', ':method': 'POST', accept: 'application/json' }, '/mcp'));
     expect(lazy.request.url).toBe('http://h2.test/mcp');

@@ -78,36 +78,57 @@ function nodeBackedRequest(req: IncomingMessage): NodeBackedRequest {
  * proxy's slow path, about a microsecond.
  */
 export function lazyRequest(req: IncomingMessage, onMade?: () => void, own: Record<PropertyKey, unknown> = {}): LazyRequest {
-  let real: NodeBackedRequest | undefined;
-  let gone = false;
-  const make = (): NodeBackedRequest => {
-    if (!real) {
-      real = nodeBackedRequest(req);
-      if (gone) real.gone();
-      onMade?.();
+  return new StandIn(req, onMade, own);
+}
+
+/**
+ * A class, not an object literal with a `made` getter: on Node 20 (V8 11.3)
+ * an accessor whose function is made per object gives each object a map of
+ * its own, and the map, in the old generation, keeps the accessor's closure
+ * (and the request it reaches) alive through every young-generation
+ * collection until a full one. One per request made about a tenth of all
+ * allocation survive to be promoted (`--trace-gc-nvp`); a getter on the
+ * prototype is shared and keeps nothing.
+ */
+class StandIn implements LazyRequest {
+  readonly request: Request;
+  #real: NodeBackedRequest | undefined;
+  #gone = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly onMade: (() => void) | undefined,
+    own: Record<PropertyKey, unknown>,
+  ) {
+    // What is set on the stand-in stays on it (the target); everything else is the real request's.
+    this.request = new Proxy(own, {
+      get: (target, key) => {
+        if (Object.hasOwn(target, key)) return target[key];
+        const made = this.#make();
+        const value: unknown = Reflect.get(made, key, made);
+        // Methods run on the real request: undici checks what `this` is.
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(made) : value;
+      },
+      has: (target, key) => Object.hasOwn(target, key) || key in this.#make(),
+      getPrototypeOf: () => Request.prototype,
+    }) as unknown as Request;
+  }
+
+  get made(): boolean {
+    return this.#real !== undefined;
+  }
+
+  gone(): void {
+    this.#gone = true;
+    this.#real?.gone();
+  }
+
+  #make(): NodeBackedRequest {
+    if (!this.#real) {
+      this.#real = nodeBackedRequest(this.req);
+      if (this.#gone) this.#real.gone();
+      this.onMade?.();
     }
-    return real;
-  };
-  // What is set on the stand-in stays on it (the target); everything else is the real request's.
-  const request = new Proxy(own, {
-    get(target, key) {
-      if (Object.hasOwn(target, key)) return target[key];
-      const made = make();
-      const value: unknown = Reflect.get(made, key, made);
-      // Methods run on the real request: undici checks what `this` is.
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(made) : value;
-    },
-    has: (target, key) => Object.hasOwn(target, key) || key in make(),
-    getPrototypeOf: () => Request.prototype,
-  }) as unknown as Request;
-  return {
-    request,
-    get made() {
-      return real !== undefined;
-    },
-    gone() {
-      gone = true;
-      real?.gone();
-    },
-  };
+    return this.#real;
+  }
 }
