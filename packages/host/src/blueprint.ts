@@ -20,6 +20,7 @@ import type { ToolFilter } from './toolFilter.js';
 import { isThenable } from './thenable.js';
 import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
+import type { RequestAbortSignal } from './sdk/deferredAbort.js';
 
 /** What a served tool's call needs to know of its connection. */
 export interface ConnectionInfo {
@@ -191,7 +192,8 @@ export function serveTool(
  * extension, toolsets, get signal() … }` makes, key for key and in the same
  * order, built with `Object.assign` instead. On Node 20 (V8 11.3) a literal
  * that begins with a spread and then adds a key of its own costs about a
- * microsecond, some forty times a plain copy; every call made two.
+ * microsecond, some forty times a plain copy, and keeps what the object
+ * reaches alive through young-generation collections (`sdk/handlerContext.ts`).
  *
  * Both `signal`s are one shared getter reading the call from a hidden
  * (non-enumerable, symbol-keyed) property, not a getter made per call: on
@@ -250,7 +252,8 @@ class CallSignal {
   #settled = false;
   readonly #onParentAbort = () => this.abort(this.parent.reason);
 
-  constructor(private readonly parent: AbortSignal) {}
+  /** `parent`: the SDK's request signal — or, on the fast path, a deferred one (`sdk/deferredAbort.ts`), read only through what both offer. */
+  constructor(private readonly parent: RequestAbortSignal) {}
 
   get signal(): AbortSignal {
     if (this.#controller) return this.#controller.signal;

@@ -134,7 +134,9 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
     writeEncoded(req, res, encoded, message.id, legacy);
     return 'answered';
   }
-  if (!(await exchange(req, res, lazy, shared, message, verified, listKey, legacy))) return { parsed: body };
+  // A tool's handler gets the call's own signal (blueprint.ts); with no middleware, nothing but the SDK's dispatch reads the request's.
+  const deferAbort = message.method === 'tools/call' && !blueprint.middleware['tools/call'];
+  if (!(await exchange(req, res, lazy, shared, message, verified, listKey, legacy, deferAbort))) return { parsed: body };
   deps.stats.fastAnswers++;
   return 'answered';
 }
@@ -304,7 +306,7 @@ function declaresMcpHeaders(schema: object | undefined): boolean {
  * anything related first, then the answer, each a `message` event, and a
  * keep-alive comment while a slow handler works.
  */
-function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, legacy: boolean): Promise<boolean> {
+function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, shared: SharedServer, message: JSONRPCRequest, authInfo: AuthInfo | undefined, listKey: string | undefined, legacy: boolean, deferAbort: boolean): Promise<boolean> {
   const request = lazy.request;
   return new Promise<boolean>((resolve) => {
     let streaming = false;
@@ -360,6 +362,7 @@ function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, 
         },
       },
       shared.abort,
+      deferAbort,
     );
     if (outcome.kind === 'refused') {
       finish();

@@ -51,11 +51,13 @@ export class LegacyExchangeTransport implements Transport {
    * id is in flight on this server (two clients' ids may meet; the
    * per-request path serves the second) or the transport is closed.
    */
-  exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: string | number) => void): ExchangeOutcome {
+  exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: string | number) => void, deferAbort = false): ExchangeOutcome {
     const id = message.id;
     if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
     const dispatched = this.#open.open(id, { sink }, abort);
-    (this.deliver ?? this.onmessage)(message, { request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
+    const info = { request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) };
+    if (this.deliver) this.deliver(message, info, deferAbort);
+    else this.onmessage(message, info);
     return dispatched;
   }
 

@@ -21,17 +21,19 @@
  * gives those refusals — having run nothing.
  */
 import {
+  McpServer,
   PerRequestHTTPServerTransport,
+  Server,
   SdkError,
   SdkErrorCode,
   type AuthInfo,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type JSONRPCResponse,
-  type McpServer,
   type MessageExtraInfo,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { DeferringControllers } from './deferredAbort.js';
 
 /** Where an exchange's outgoing messages go. */
 export interface ExchangeSink {
@@ -114,8 +116,13 @@ interface OpenExchange {
   refused: boolean;
 }
 
-/** How a shared transport hands its server one request. */
-export type RequestDelivery = (message: JSONRPCRequest, extra: MessageExtraInfo) => void;
+/**
+ * How a shared transport hands its server one request; with `deferAbort`,
+ * the controller the SDK makes for it gets a deferred signal
+ * (`deferredAbort.ts`) — for a request whose signal only the host and the
+ * SDK's dispatch can see.
+ */
+export type RequestDelivery = (message: JSONRPCRequest, extra: MessageExtraInfo, deferAbort: boolean) => void;
 
 /**
  * Hands requests to `server` past the message dispatch its `connect`
@@ -128,11 +135,29 @@ export type RequestDelivery = (message: JSONRPCRequest, extra: MessageExtraInfo)
  * entry directly skips only the parses. `undefined` when the server has no
  * such entry (then the transport's `onmessage` is used). Checked by the
  * differential test against the SDK's per-request path.
+ *
+ * A server of the SDK's own classes (no subclass that could read a
+ * request's signal in its own dispatch or context) keeps its in-flight
+ * controllers in a {@link DeferringControllers}, so a delivery can defer
+ * its request's signal.
  */
 export function requestDelivery(server: McpServer): RequestDelivery | undefined {
-  const low = server.server as unknown as { _onrequest?: (message: JSONRPCRequest, extra?: MessageExtraInfo) => void };
+  const low = server.server as unknown as { _onrequest?: (message: JSONRPCRequest, extra?: MessageExtraInfo) => void; _requestHandlerAbortControllers?: unknown };
   const entry = low._onrequest;
-  return typeof entry === 'function' ? (message, extra) => entry.call(low, message, extra) : undefined;
+  if (typeof entry !== 'function') return undefined;
+  const stock = Object.getPrototypeOf(server) === McpServer.prototype && Object.getPrototypeOf(server.server) === Server.prototype;
+  const table = low._requestHandlerAbortControllers;
+  if (!stock || !(table instanceof Map) || table.size > 0) return (message, extra) => entry.call(low, message, extra);
+  const controllers = new DeferringControllers();
+  low._requestHandlerAbortControllers = controllers;
+  return (message, extra, deferAbort) => {
+    if (deferAbort) controllers.arm();
+    try {
+      entry.call(low, message, extra);
+    } finally {
+      controllers.disarm();
+    }
+  };
 }
 
 /** The multi-exchange transport one shared server stays connected to. */
@@ -155,15 +180,17 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
    * ids may meet; the per-request path serves the second), or when this
    * transport is closed.
    */
-  exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: string | number) => void): ExchangeOutcome {
+  exchange(message: JSONRPCRequest, extra: { request: Request; authInfo: AuthInfo | undefined }, sink: ExchangeSink, abort: (id: string | number) => void, deferAbort = false): ExchangeOutcome {
     const id = message.id;
     if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
     const open: OpenExchange = { sink, refused: false };
     const dispatched = this.#open.open(id, open, abort);
     const classification = (this as unknown as { _classification: Classification })._classification;
+    const info: MessageExtraInfo = { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) };
     this.#delivering = open;
     try {
-      (this.deliver ?? this.onmessage)(message, { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) });
+      if (this.deliver) this.deliver(message, info, deferAbort);
+      else this.onmessage(message, info);
     } finally {
       this.#delivering = undefined;
     }
