@@ -10,6 +10,7 @@ import type { Blueprint } from '../blueprint.js';
 import type { BuiltServer } from '../builtServer.js';
 import type { EncodedAnswer } from '../http/encodedAnswer.js';
 import { selectionToQuery, type Selection } from '../selection.js';
+import { buildContextWithoutSpreads } from './handlerContext.js';
 import { advertiseListChanged } from './listChanged.js';
 import { LegacyExchangeTransport } from './legacyExchange.js';
 import { abortHandler, requestDelivery, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
@@ -74,6 +75,8 @@ export class SharedServers {
       return undefined;
     }
     transport.deliver = requestDelivery(server);
+    // Its handler contexts built without the spreads that cost a young-generation collection dearly on Node 20 (handlerContext.ts).
+    buildContextWithoutSpreads(server);
     this.open.add(server);
     return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
   }
