@@ -10,6 +10,7 @@ import { ErrorCodes } from './errors.js';
 import type { Logger } from './logger.js';
 import { MiddlewareFailure, type MiddlewareCall, type MiddlewareMethod } from './middleware.js';
 import type { ProblemLog } from './problems.js';
+import { withRealSignal } from './sdk/deferredAbort.js';
 import { toCallToolResult, toolErrorResult, type InputRequiredResult } from './tool.js';
 
 /** Where a layer's failure is reported. */
@@ -58,7 +59,8 @@ export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInf
       };
       try {
         // A layer may answer with any value a handler may return: converted the same way.
-        return toCallToolResult(await around('tools/call', details, ctx, (args) => tool.invoke(args, ctx, connection)), false);
+        // Layers may pass the request's signal on: a real one, even where the host's own readers get a deferred one (sdk/deferredAbort.ts).
+        return toCallToolResult(await around('tools/call', details, withRealSignal(ctx), (args) => tool.invoke(args, ctx, connection)), false);
       } catch (error) {
         if (error instanceof MiddlewareFailure) return toolErrorResult(error.message);
         throw error;

@@ -230,6 +230,47 @@ describe('the fast path', () => {
     await requestGone;
   });
 
+  it.each([
+    ['2026-07-28', 'fast'],
+    ['2026-07-28', 'sdk'],
+    ['2025 stateless', 'fast'],
+    ['2025 stateless', 'sdk'],
+  ] as const)('gives a middleware layer a real AbortSignal that aborts when its %s client goes away (%s path)', async (era, which) => {
+    let layerSignal: AbortSignal | undefined;
+    let layerAbort: (reason: string) => void = () => undefined;
+    const layerAborted = new Promise<string>((resolve) => (layerAbort = resolve));
+    const watching = defineExtension({
+      manifest: { name: 'watching', version: '1.0.0' },
+      toolsets: () => [{ name: 'watching', default: false }],
+      middleware: () => [
+        {
+          name: 'watch',
+          handle: (call, next) => {
+            const signal = (layerSignal = call.ctx.mcpReq.signal);
+            signal.addEventListener('abort', () => layerAbort(signal.reason instanceof Error ? signal.reason.message : String(signal.reason)));
+            return next();
+          },
+        },
+      ],
+    });
+    const apps = await pair({ extensions: [tools, watching] });
+    const app = apps[which];
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const toolAborted = new Promise<string>((resolve) => (aborted = resolve));
+    const modern = era === '2026-07-28';
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, ...(modern ? { _meta: MODERN_META } : {}) } });
+    const headers = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' } : { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const req = httpRequest(app.url('/mcp?toolsets=tools,watching'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } });
+    req.on('error', () => undefined);
+    req.end(body);
+    await running;
+    expect(layerSignal).toBeInstanceOf(AbortSignal);
+    expect(layerSignal?.aborted).toBe(false);
+    req.destroy();
+    expect(await layerAborted).toBe('Connection closed');
+    expect(await toolAborted).toBe('Connection closed');
+  });
+
   it.each(['2026-07-28', '2025 stateless'] as const)('makes a fetch Request only for a handler that reads ctx.http.req (%s)', async (era) => {
     const { fast, sdk, host } = await pair();
     const send = era === '2026-07-28' ? call : legacyCall;

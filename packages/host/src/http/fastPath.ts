@@ -134,8 +134,8 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
     writeEncoded(req, res, encoded, message.id, legacy);
     return 'answered';
   }
-  // A tool's handler gets the call's own signal (blueprint.ts); with no middleware, nothing but the SDK's dispatch reads the request's.
-  const deferAbort = message.method === 'tools/call' && !blueprint.middleware['tools/call'];
+  // Of a tools/call's request signal, only the SDK's dispatch and the host read: a tool's handler gets the call's own signal (blueprint.ts), a middleware layer a real one (middlewareCalls.ts).
+  const deferAbort = message.method === 'tools/call';
   if (!(await exchange(req, res, lazy, shared, message, verified, listKey, legacy, deferAbort))) return { parsed: body };
   deps.stats.fastAnswers++;
   return 'answered';

@@ -4,7 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
-import { DeferredAbortSignal, DeferringControllers } from './deferredAbort.js';
+import { DeferredAbortSignal, DeferringControllers, withRealSignal } from './deferredAbort.js';
 import { requestDelivery } from './sharedExchange.js';
 
 describe('DeferredAbortSignal', () => {
@@ -79,5 +79,31 @@ describe('DeferringControllers', () => {
     const own = new OwnServer({ name: 't', version: '1' });
     expect(requestDelivery(own)).toBeTypeOf('function');
     expect((own.server as unknown as { _requestHandlerAbortControllers: unknown })._requestHandlerAbortControllers).not.toBeInstanceOf(DeferringControllers);
+  });
+});
+
+describe('withRealSignal', () => {
+  it('leaves a context with a real signal as it is, and gives one with a deferred signal a copy whose signal is real and follows it', () => {
+    const real = { sessionId: undefined, mcpReq: { id: 1, signal: new AbortController().signal } };
+    expect(withRealSignal(real)).toBe(real);
+
+    const deferred = new DeferredAbortSignal();
+    const ctx = { sessionId: 's', mcpReq: { id: 2, method: 'tools/call', signal: deferred as unknown as AbortSignal } };
+    const copy = withRealSignal(ctx);
+    expect(copy).not.toBe(ctx);
+    expect(Object.keys(copy)).toEqual(Object.keys(ctx));
+    expect(Object.keys(copy.mcpReq)).toEqual(Object.keys(ctx.mcpReq));
+    expect(copy.mcpReq.id).toBe(2);
+    const signal = copy.mcpReq.signal;
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(copy.mcpReq.signal).toBe(signal);
+    const reason = new Error('cancelled');
+    deferred.abort(reason);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(reason);
+    // Read only after the abort: made aborted.
+    const late = withRealSignal(ctx).mcpReq.signal;
+    expect(late.aborted).toBe(true);
+    expect(late.reason).toBe(reason);
   });
 });

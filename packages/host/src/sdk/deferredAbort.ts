@@ -9,9 +9,10 @@
  * the benchmark that was 6.7% of a call's server CPU (`compare.js`, paired).
  *
  * Where nothing but the host and the SDK's own dispatch can see that signal —
- * a `tools/call` on a shared server of the stock SDK classes, with no
- * `tools/call` middleware (the handler context the host builds carries the
- * call's own signal instead, `blueprint.ts`) — the controller the SDK made is
+ * a `tools/call` on a shared server of the stock SDK classes: the handler
+ * context the host builds carries the call's own signal instead
+ * (`blueprint.ts`), and middleware layers get a copy of the context with a
+ * real signal that follows it ({@link withRealSignal}) — the controller the SDK made is
  * given a {@link DeferredAbortSignal} before the SDK reads its `signal`: the
  * server's table of in-flight controllers, where the SDK registers it first,
  * is a {@link DeferringControllers}. The SDK aborts the controller (a
@@ -110,3 +111,44 @@ export class DeferringControllers extends Map<string | number, AbortController> 
     return super.set(id, controller);
   }
 }
+
+/**
+ * A request context for code that may pass its signal on (a middleware
+ * layer): when `ctx`'s request signal is deferred, a copy whose
+ * `mcpReq.signal` is a real `AbortSignal`, made on first read and aborted
+ * with the deferred one (with its reason); any other context as it is. The
+ * getter is one for all copies (`blueprint.ts` says why), reading the
+ * follower from a hidden symbol-keyed property.
+ */
+export function withRealSignal<T extends { mcpReq: { signal: unknown } }>(ctx: T): T {
+  const deferred = ctx.mcpReq.signal;
+  if (!(deferred instanceof DeferredAbortSignal)) return ctx;
+  const mcpReq = Object.defineProperty(Object.defineProperty(Object.assign({}, ctx.mcpReq), FOLLOWER, { value: new Follower(deferred) }), 'signal', FOLLOWING_SIGNAL);
+  const copy = Object.assign({}, ctx);
+  copy.mcpReq = mcpReq;
+  return copy;
+}
+
+/** A real signal for a deferred one, made when first read. */
+class Follower {
+  #controller: AbortController | undefined;
+
+  constructor(private readonly parent: DeferredAbortSignal) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = (this.#controller = new AbortController());
+    if (this.parent.aborted) controller.abort(this.parent.reason);
+    else this.parent.addEventListener('abort', () => controller.abort(this.parent.reason));
+    return controller.signal;
+  }
+}
+
+const FOLLOWER: unique symbol = Symbol('reactor.signalFollower');
+const FOLLOWING_SIGNAL: PropertyDescriptor = {
+  get(this: { [FOLLOWER]: Follower }): AbortSignal {
+    return this[FOLLOWER].signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
