@@ -20,7 +20,7 @@ import type { ToolFilter } from './toolFilter.js';
 import { isThenable } from './thenable.js';
 import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
-import type { RequestAbortSignal } from './sdk/deferredAbort.js';
+import { signalOf, type RequestAbortSignal } from './sdk/deferredAbort.js';
 
 /** What a served tool's call needs to know of its connection. */
 export interface ConnectionInfo {
@@ -215,13 +215,7 @@ function toolContext(sdkCtx: ServerContext, call: CallSignal, extension: string,
 /** Where a handler context keeps its call (see {@link toolContext}). */
 const CALL: unique symbol = Symbol('reactor.call');
 /** The `signal` of every handler context, and of its `mcpReq`: the call's. */
-const CALL_SIGNAL: PropertyDescriptor = {
-  get(this: { [CALL]: CallSignal }): AbortSignal {
-    return this[CALL].signal;
-  },
-  enumerable: true,
-  configurable: true,
-};
+const CALL_SIGNAL = signalOf(CALL);
 
 /** Renders a blueprint's `tools/list` result: the entries, in order, computed once. */
 export function renderToolList(tools: readonly ServedTool[], stats: HostStats): { tools: Tool[] } {

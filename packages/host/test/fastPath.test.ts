@@ -94,6 +94,17 @@ function legacyCall(app: Listening, method: string, params: Record<string, unkno
   }).then(async (response) => ({ status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) }));
 }
 
+/** Calls the `wait` tool at `path` over a raw Node request (so a test can drop the connection): a 2026-07-28 or a 2025 stateless request. */
+function callWait(app: Listening, era: '2026-07-28' | '2025 stateless', path: string): ReturnType<typeof httpRequest> {
+  const modern = era === '2026-07-28';
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, ...(modern ? { _meta: MODERN_META } : {}) } });
+  const headers = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' } : { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const req = httpRequest(app.url(path), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } });
+  req.on('error', () => undefined);
+  req.end(body);
+  return req;
+}
+
 let host: McpHost | undefined;
 const apps: Listening[] = [];
 afterEach(async () => {
@@ -218,12 +229,7 @@ describe('the fast path', () => {
     const reason = new Promise<string>((resolve) => (aborted = resolve));
     const requestGone = new Promise<void>((resolve) => (requestAborted = resolve));
     const running = new Promise<void>((resolve) => (started = resolve));
-    const modern = era === '2026-07-28';
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, ...(modern ? { _meta: MODERN_META } : {}) } });
-    const headers = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' } : { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-    const req = httpRequest(app.url('/mcp'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } });
-    req.on('error', () => undefined);
-    req.end(body);
+    const req = callWait(app, era, '/mcp');
     await running;
     req.destroy();
     expect(await reason).toBe('Connection closed');
@@ -257,12 +263,7 @@ describe('the fast path', () => {
     const app = apps[which];
     const running = new Promise<void>((resolve) => (started = resolve));
     const toolAborted = new Promise<string>((resolve) => (aborted = resolve));
-    const modern = era === '2026-07-28';
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: {}, ...(modern ? { _meta: MODERN_META } : {}) } });
-    const headers = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'wait' } : { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-    const req = httpRequest(app.url('/mcp?toolsets=tools,watching'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } });
-    req.on('error', () => undefined);
-    req.end(body);
+    const req = callWait(app, era, '/mcp?toolsets=tools,watching');
     await running;
     expect(layerSignal).toBeInstanceOf(AbortSignal);
     expect(layerSignal?.aborted).toBe(false);

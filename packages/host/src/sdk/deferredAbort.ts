@@ -145,10 +145,20 @@ class Follower {
 }
 
 const FOLLOWER: unique symbol = Symbol('reactor.signalFollower');
-const FOLLOWING_SIGNAL: PropertyDescriptor = {
-  get(this: { [FOLLOWER]: Follower }): AbortSignal {
-    return this[FOLLOWER].signal;
-  },
-  enumerable: true,
-  configurable: true,
-};
+const FOLLOWING_SIGNAL = signalOf(FOLLOWER);
+
+/**
+ * An enumerable `signal` accessor answering `this[key].signal`: one getter
+ * for every object given it, which keeps per-request state under a hidden
+ * key. On Node 20 a getter made per object keeps the object alive through
+ * young-generation collections (`blueprint.ts` uses it for handler contexts).
+ */
+export function signalOf(key: symbol): PropertyDescriptor {
+  return {
+    get(this: Record<symbol, { readonly signal: AbortSignal }>): AbortSignal {
+      return this[key]!.signal;
+    },
+    enumerable: true,
+    configurable: true,
+  };
+}
