@@ -20,7 +20,7 @@ import type { ToolFilter } from './toolFilter.js';
 import { isThenable } from './thenable.js';
 import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
-import { signalOf, type RequestAbortSignal } from './sdk/deferredAbort.js';
+import { CallSignal, withCallSignal } from './callSignal.js';
 
 /** What a served tool's call needs to know of its connection. */
 export interface ConnectionInfo {
@@ -194,28 +194,17 @@ export function serveTool(
  * that begins with a spread and then adds a key of its own costs about a
  * microsecond, some forty times a plain copy, and keeps what the object
  * reaches alive through young-generation collections (`sdk/handlerContext.ts`).
- *
- * Both `signal`s are one shared getter reading the call from a hidden
- * (non-enumerable, symbol-keyed) property, not a getter made per call: on
- * V8 11.3 an accessor whose function is new for each object gives that
- * object a map of its own, and the map keeps the getter's closure, with the
- * call and its request, alive through young-generation collections until a
- * full one — a quarter of what a call allocated was promoted. The spread
- * copies handlers make read `signal` as before and leave the hidden call out.
+ * Both `signal`s are the call's, through the getter every context shares
+ * (`callSignal.ts` says why one getter, not one per call).
  */
 function toolContext(sdkCtx: ServerContext, call: CallSignal, extension: string, toolsets: ReadonlySet<string>): ToolContext {
-  const mcpReq = Object.defineProperty(Object.defineProperty(Object.assign({}, sdkCtx.mcpReq), CALL, { value: call }), 'signal', CALL_SIGNAL);
+  const mcpReq = withCallSignal(Object.assign({}, sdkCtx.mcpReq), call);
   const ctx = Object.assign({}, sdkCtx) as Record<string, unknown>;
   ctx.mcpReq = mcpReq;
   ctx.extension = extension;
   ctx.toolsets = toolsets;
-  return Object.defineProperty(Object.defineProperty(ctx, CALL, { value: call }), 'signal', CALL_SIGNAL) as ToolContext;
+  return withCallSignal(ctx, call) as ToolContext;
 }
-
-/** Where a handler context keeps its call (see {@link toolContext}). */
-const CALL: unique symbol = Symbol('reactor.call');
-/** The `signal` of every handler context, and of its `mcpReq`: the call's. */
-const CALL_SIGNAL = signalOf(CALL);
 
 /** Renders a blueprint's `tools/list` result: the entries, in order, computed once. */
 export function renderToolList(tools: readonly ServedTool[], stats: HostStats): { tools: Tool[] } {
@@ -233,40 +222,3 @@ function isModelMistake(error: unknown): error is ReactorError {
   return isReactorError(error) && error.code === ErrorCodes.TOOL_FAILED;
 }
 
-/**
- * A tool call's `ctx.signal`: aborted when the SDK's request signal aborts
- * (cancellation, the client gone) or the call's time limit passes — made only
- * when a handler reads it. Most handlers never do, and an AbortController
- * following another signal costs a call several microseconds.
- */
-class CallSignal {
-  #controller: AbortController | undefined;
-  /** Why the call was aborted before anyone read the signal. */
-  #abortedWith: { reason: unknown } | undefined;
-  #settled = false;
-  readonly #onParentAbort = () => this.abort(this.parent.reason);
-
-  /** `parent`: the SDK's request signal — or, on the fast path, a deferred one (`sdk/deferredAbort.ts`), read only through what both offer. */
-  constructor(private readonly parent: RequestAbortSignal) {}
-
-  get signal(): AbortSignal {
-    if (this.#controller) return this.#controller.signal;
-    const controller = (this.#controller = new AbortController());
-    if (this.#abortedWith) controller.abort(this.#abortedWith.reason);
-    else if (this.parent.aborted) controller.abort(this.parent.reason);
-    // After the call settled, the request's signal no longer reaches it (as when the listener was removed).
-    else if (!this.#settled) this.parent.addEventListener('abort', this.#onParentAbort, { once: true });
-    return controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.#controller) this.#controller.abort(reason);
-    else this.#abortedWith ??= { reason };
-  }
-
-  /** The call is done: stop following the request's signal. */
-  settle(): void {
-    this.#settled = true;
-    if (this.#controller) this.parent.removeEventListener('abort', this.#onParentAbort);
-  }
-}

@@ -22,6 +22,8 @@
  * `addEventListener('abort')`. Everything else keeps Node's own controller.
  */
 
+import { CallSignal, withCallSignal } from '../callSignal.js';
+
 /** An `abort` listener: a function, or an object with `handleEvent`, as an EventTarget takes them. */
 type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
 
@@ -117,49 +119,13 @@ export class DeferringControllers extends Map<string | number, AbortController> 
  * A request context for code that may pass its signal on (a middleware
  * layer): when `ctx`'s request signal is deferred, a copy whose
  * `mcpReq.signal` is a real `AbortSignal`, made on first read and aborted
- * with the deferred one (with its reason); any other context as it is. The
- * getter is one for all copies (`blueprint.ts` says why), reading the
- * follower from a hidden symbol-keyed property.
+ * with the deferred one (with its reason) — a {@link CallSignal}, as a tool
+ * handler gets; any other context as it is.
  */
 export function withRealSignal<T extends { mcpReq: { signal: unknown } }>(ctx: T): T {
   const deferred = ctx.mcpReq.signal;
   if (!(deferred instanceof DeferredAbortSignal)) return ctx;
-  const mcpReq = Object.defineProperty(Object.defineProperty(Object.assign({}, ctx.mcpReq), FOLLOWER, { value: new Follower(deferred) }), 'signal', FOLLOWING_SIGNAL);
   const copy = Object.assign({}, ctx);
-  copy.mcpReq = mcpReq;
+  copy.mcpReq = withCallSignal(Object.assign({}, ctx.mcpReq), new CallSignal(deferred));
   return copy;
-}
-
-/** A real signal for a deferred one, made when first read. */
-class Follower {
-  #controller: AbortController | undefined;
-
-  constructor(private readonly parent: DeferredAbortSignal) {}
-
-  get signal(): AbortSignal {
-    if (this.#controller) return this.#controller.signal;
-    const controller = (this.#controller = new AbortController());
-    if (this.parent.aborted) controller.abort(this.parent.reason);
-    else this.parent.addEventListener('abort', () => controller.abort(this.parent.reason));
-    return controller.signal;
-  }
-}
-
-const FOLLOWER: unique symbol = Symbol('reactor.signalFollower');
-const FOLLOWING_SIGNAL = signalOf(FOLLOWER);
-
-/**
- * An enumerable `signal` accessor answering `this[key].signal`: one getter
- * for every object given it, which keeps per-request state under a hidden
- * key. On Node 20 a getter made per object keeps the object alive through
- * young-generation collections (`blueprint.ts` uses it for handler contexts).
- */
-export function signalOf(key: symbol): PropertyDescriptor {
-  return {
-    get(this: Record<symbol, { readonly signal: AbortSignal }>): AbortSignal {
-      return this[key]!.signal;
-    },
-    enumerable: true,
-    configurable: true,
-  };
 }

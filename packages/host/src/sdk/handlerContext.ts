@@ -69,10 +69,9 @@ function contextWithoutSpreads(this: Server, ctx: BaseContext, transportInfo?: E
   const mcpReq = modern
     ? { id, method, _meta, envelope: base.envelope, requestState, signal, send, notify, log, elicitInput, requestSampling }
     : { id, method, _meta, requestState, signal, send, notify, log, elicitInput, requestSampling };
-  const info = transportInfo;
-  const req = info?.request;
-  const closeSSE = info?.closeSSEStream;
-  const closeStandaloneSSE = info?.closeStandaloneSSEStream;
+  const req = transportInfo?.request;
+  const closeSSE = transportInfo?.closeSSEStream;
+  const closeStandaloneSSE = transportInfo?.closeStandaloneSSEStream;
   const http = !(ctx.http || req || closeSSE || closeStandaloneSSE) ? undefined : ctx.http === undefined ? { req, closeSSE, closeStandaloneSSE } : { authInfo: ctx.http.authInfo, req, closeSSE, closeStandaloneSSE };
   return { sessionId: ctx.sessionId, mcpReq, http } as unknown as ServerContext;
 }

@@ -1,0 +1,70 @@
+/**
+ * A call's own abort signal, and how a context object carries it.
+ *
+ * {@link CallSignal} is the `AbortSignal` a tool handler (and a middleware
+ * layer, `sdk/deferredAbort.ts`) sees: made only when read, following the
+ * request's signal. {@link withCallSignal} gives an object an enumerable
+ * `signal` answering it through one getter shared by every such object: on
+ * Node 20 (V8 11.3) an accessor whose function is new for each object gives
+ * that object a map of its own, and the map keeps the getter's closure, with
+ * the call and its request, alive through young-generation collections until
+ * a full one — a quarter of what a call allocated was promoted. The call
+ * itself sits under a hidden (non-enumerable, symbol-keyed) property, which
+ * spread copies leave out while reading `signal` as a value.
+ */
+import type { RequestAbortSignal } from './sdk/deferredAbort.js';
+
+/**
+ * A tool call's `ctx.signal`: aborted when the SDK's request signal aborts
+ * (cancellation, the client gone) or the call's time limit passes — made only
+ * when a handler reads it. Most handlers never do, and an AbortController
+ * following another signal costs a call several microseconds.
+ */
+export class CallSignal {
+  #controller: AbortController | undefined;
+  /** Why the call was aborted before anyone read the signal. */
+  #abortedWith: { reason: unknown } | undefined;
+  #settled = false;
+  readonly #onParentAbort = () => this.abort(this.parent.reason);
+
+  /** `parent`: the SDK's request signal — or, on the fast path, a deferred one (`sdk/deferredAbort.ts`), read only through what both offer. */
+  constructor(private readonly parent: RequestAbortSignal) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = (this.#controller = new AbortController());
+    if (this.#abortedWith) controller.abort(this.#abortedWith.reason);
+    else if (this.parent.aborted) controller.abort(this.parent.reason);
+    // After the call settled, the request's signal no longer reaches it (as when the listener was removed).
+    else if (!this.#settled) this.parent.addEventListener('abort', this.#onParentAbort, { once: true });
+    return controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#controller) this.#controller.abort(reason);
+    else this.#abortedWith ??= { reason };
+  }
+
+  /** The call is done: stop following the request's signal. */
+  settle(): void {
+    this.#settled = true;
+    if (this.#controller) this.parent.removeEventListener('abort', this.#onParentAbort);
+  }
+}
+
+/** Where a context object keeps its call. */
+const CALL: unique symbol = Symbol('reactor.call');
+
+/** The `signal` of every object given one by {@link withCallSignal}. */
+const CALL_SIGNAL: PropertyDescriptor = {
+  get(this: { [CALL]: CallSignal }): AbortSignal {
+    return this[CALL].signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** Gives `target` an enumerable `signal`: `call`'s, made when first read. Returns `target`. */
+export function withCallSignal<T extends object>(target: T, call: CallSignal): T {
+  return Object.defineProperty(Object.defineProperty(target, CALL, { value: call }), 'signal', CALL_SIGNAL);
+}
