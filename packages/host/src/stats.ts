@@ -25,11 +25,13 @@ export interface HostStats {
   fastAnswers: number;
   /** Fetch `Request`s the fast path made for a Node request: only when the auth gate or a handler (`ctx.http.req`) read one. */
   fetchRequests: number;
+  /** `tools/call`s a shared 2026-07-28 server answered without the SDK's per-call parses, which could not have changed the answer (`sdk/leanToolsCall.ts`). */
+  leanToolCalls: number;
 }
 
 /** Fresh counters, all zero. */
 export function createStats(): HostStats {
-  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0 };
+  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0 };
 }
 
 /** A copy of the counters, for before/after comparisons in tests. */

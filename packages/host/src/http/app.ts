@@ -124,7 +124,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus);
   const stopPublishing = publishHostChanges(host, bus, (error) => logger.warn({ err: error instanceof Error ? error : undefined }, `telling this replica's sessions of another replica's resource update failed: ${errorMessage(error)}`));
   const fastPathOn = resolved.fastPath;
-  const sharedServers = new SharedServers();
+  const sharedServers = new SharedServers(host.stats);
   let closing: Promise<void> | undefined;
 
   function match(pathname: string, method: string, accept: string | undefined): Route | undefined {

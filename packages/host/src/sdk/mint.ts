@@ -35,8 +35,12 @@ import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
+import { rememberToolsCall } from './leanToolsCall.js';
 import type { RequestTelemetry } from '../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../telemetry/requestRecord.js';
+
+/** A `tools/call` request as the host's handler reads it. */
+type ToolsCall = { params: { name: string; arguments?: Record<string, unknown> | undefined } };
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
 export type ServerFactory = (name: string, instructions: string) => McpServer;
@@ -100,7 +104,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
   /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */
-  const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown> | undefined } }, ctx: ServerContext, tool: ServedTool | undefined) => {
+  const callTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool | undefined) => {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
@@ -112,16 +116,16 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
     return low.projectCallToolResult(result, tool.outputJson);
   };
   const telemetry = options.telemetry;
-  low.setRequestHandler(
-    'tools/call',
-    telemetry
-      ? (request, ctx) => {
-          const tool = table.get(request.params.name);
-          const offered = tool && { extension: tool.extension, toolset: tool.spec.toolset, extendedBy: tool.extendedBy };
-          return telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), offered);
-        }
-      : (request, ctx) => callTool(request, ctx, table.get(request.params.name)),
-  );
+  const toolsCall = telemetry
+    ? (request: ToolsCall, ctx: ServerContext) => {
+        const tool = table.get(request.params.name);
+        const offered = tool && { extension: tool.extension, toolset: tool.spec.toolset, extendedBy: tool.extendedBy };
+        return telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), offered);
+      }
+    : (request: ToolsCall, ctx: ServerContext) => callTool(request, ctx, table.get(request.params.name));
+  low.setRequestHandler('tools/call', toolsCall);
+  // A shared 2026-07-28 server may answer through it without the SDK's per-call parses (leanToolsCall.ts).
+  rememberToolsCall(server, toolsCall);
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });

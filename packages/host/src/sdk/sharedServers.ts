@@ -9,8 +9,10 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../blueprint.js';
 import type { BuiltServer } from '../builtServer.js';
 import type { EncodedAnswer } from '../http/encodedAnswer.js';
+import type { HostStats } from '../stats.js';
 import { selectionToQuery, type Selection } from '../selection.js';
 import { buildContextWithoutSpreads } from './handlerContext.js';
+import { installLeanToolsCall } from './leanToolsCall.js';
 import { advertiseListChanged } from './listChanged.js';
 import { LegacyExchangeTransport } from './legacyExchange.js';
 import { abortHandler, requestDelivery, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
@@ -41,6 +43,9 @@ export class SharedServers {
   private readonly byBlueprint = new WeakMap<Blueprint, Map<string, Promise<SharedServer | undefined>>>();
   private readonly open = new Set<McpServer>();
   private closed = false;
+
+  /** `stats` counts the calls answered by the lean `tools/call` (leanToolsCall.ts). */
+  constructor(private readonly stats?: HostStats) {}
 
   /** The shared server for this request, minted on first use; `undefined` when there is none to be had (the caller falls through). */
   serverFor(built: BuiltServer, blueprint: Blueprint, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> | SharedServer | undefined {
@@ -77,6 +82,8 @@ export class SharedServers {
     transport.deliver = requestDelivery(server);
     // Its handler contexts built without the spreads that cost a young-generation collection dearly on Node 20 (handlerContext.ts).
     buildContextWithoutSpreads(server);
+    // Its tools/call answered without the SDK's per-call parses where they cannot change the answer (leanToolsCall.ts).
+    if (!legacy) installLeanToolsCall(server, this.stats);
     this.open.add(server);
     return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
   }
