@@ -53,6 +53,39 @@ describe('middleware on minted servers', () => {
     await conn.close();
   });
 
+  it('tells a tools/call layer the call key for key; the tool, described once, is frozen and shared by its calls', async () => {
+    const calls: MiddlewareCall[] = [];
+    const writer = defineExtension({
+      manifest: { name: 'writer', version: '1.0.0' },
+      toolsets: () => [{ name: 'content' }],
+      middleware: () => [
+        {
+          name: 'writes-the-tool',
+          handle: async (call: MiddlewareCall, next) => {
+            calls.push(call);
+            if (calls.length === 2) (call.tool as { name: string }).name = 'renamed';
+            return await next();
+          },
+        },
+      ],
+    });
+    const host = await buildHost([content, writer]);
+    const conn = await connect(host);
+    expect((await conn.callTool('echo', { text: 'x' })).content).toEqual([{ type: 'text', text: 'x' }]);
+    const [first] = calls;
+    expect(Object.keys(first!)).toEqual(['method', 'name', 'tool', 'arguments', 'selection', 'toolsets', 'tenant', 'ctx']);
+    expect(first).toMatchObject({ method: 'tools/call', name: 'echo', tool: { name: 'echo', extension: 'content', toolset: 'content' }, arguments: { text: 'x' } });
+    expect(first!.ctx.mcpReq.signal).toBeInstanceOf(AbortSignal);
+    // The second call's layer writes to the shared description: that call fails closed, naming the layer; the next one sees it unchanged.
+    const failed = await conn.callTool('echo', { text: 'y' });
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toContain('writes-the-tool');
+    await conn.callTool('echo', { text: 'z' });
+    expect(calls[2]!.tool).toBe(first!.tool);
+    expect(calls[2]!.tool).toEqual({ name: 'echo', extension: 'content', toolset: 'content' });
+    await conn.close();
+  });
+
   it('does not apply where its extension does not participate (an inactive toolset)', async () => {
     const host = await buildHost([content, outsider]);
     const off = await connect(host);

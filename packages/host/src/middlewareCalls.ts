@@ -8,7 +8,7 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import type { Blueprint, ConnectionInfo, ServedTool } from './blueprint.js';
 import { ErrorCodes } from './errors.js';
 import type { Logger } from './logger.js';
-import { MiddlewareFailure, type MiddlewareCall, type MiddlewareMethod } from './middleware.js';
+import { MiddlewareFailure, type MiddlewareCall, type MiddlewareChain, type MiddlewareMethod } from './middleware.js';
 import type { ProblemLog } from './problems.js';
 import { withRealSignal } from './sdk/deferredAbort.js';
 import { toCallToolResult, toolErrorResult, type InputRequiredResult } from './tool.js';
@@ -38,35 +38,55 @@ export interface ServerMiddleware {
 export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInfo, reporting: MiddlewareReporting): ServerMiddleware | undefined {
   const chains = blueprint.middleware;
   if (Object.keys(chains).length === 0) return undefined;
-  const around = async <T>(method: MiddlewareMethod, details: RequestDetails, ctx: ServerContext, terminal: (args: Record<string, unknown> | undefined) => Promise<T>): Promise<T> => {
-    const chain = chains[method];
-    if (!chain) return await terminal(details.arguments);
-    const call: MiddlewareCall = { method, ...details, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx };
+  /** Runs `call` through the chain of its method; a layer's failure is reported once. */
+  const run = async <T>(chain: MiddlewareChain, call: MiddlewareCall, terminal: (args: Record<string, unknown> | undefined) => Promise<T>): Promise<T> => {
     try {
       return (await chain(call, terminal)) as T;
     } catch (error) {
-      if (error instanceof MiddlewareFailure) report(error, method, reporting);
+      if (error instanceof MiddlewareFailure) report(error, call.method, reporting);
       throw error;
     }
   };
+  const toolsCall = chains['tools/call'];
   return {
-    around,
+    async around(method, details, ctx, terminal) {
+      const chain = chains[method];
+      if (!chain) return await terminal(details.arguments);
+      return await run(chain, { method, ...details, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx }, terminal);
+    },
     async callTool(tool, calledAs, rawArgs, ctx) {
-      const details: RequestDetails = {
-        name: calledAs,
-        tool: { name: tool.name, extension: tool.extension, toolset: tool.spec.toolset, ...(tool.spec.annotations !== undefined ? { annotations: tool.spec.annotations } : {}) },
-        arguments: rawArgs,
-      };
+      // No layer wraps tools/call (others do): the call as the chain's end would make it.
+      if (!toolsCall) return toCallToolResult(await tool.invoke(rawArgs, ctx, connection), false);
+      // The object `around` makes for these details, key for key, as one literal: on Node 20 (V8 11.3) a literal
+      // that spreads and then adds keys costs a microsecond or so, and every call through a layer made one.
+      // Layers may pass the request's signal on: a real one, even where the host's own readers get a deferred one (sdk/deferredAbort.ts).
+      const call: MiddlewareCall = { method: 'tools/call', name: calledAs, tool: toolDescription(tool), arguments: rawArgs, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx: withRealSignal(ctx) };
       try {
         // A layer may answer with any value a handler may return: converted the same way.
-        // Layers may pass the request's signal on: a real one, even where the host's own readers get a deferred one (sdk/deferredAbort.ts).
-        return toCallToolResult(await around('tools/call', details, withRealSignal(ctx), (args) => tool.invoke(args, ctx, connection)), false);
+        return toCallToolResult(await run(toolsCall, call, (args) => tool.invoke(args, ctx, connection)), false);
       } catch (error) {
         if (error instanceof MiddlewareFailure) return toolErrorResult(error.message);
         throw error;
       }
     },
   };
+}
+
+const descriptions = new WeakMap<ServedTool, NonNullable<MiddlewareCall['tool']>>();
+
+/**
+ * What a layer is told of a served tool, made once per tool and frozen: every
+ * call of the tool shares it, so a layer that wrote to it would change what
+ * the next call's layers see — it fails that layer's call instead.
+ */
+function toolDescription(tool: ServedTool): NonNullable<MiddlewareCall['tool']> {
+  let description = descriptions.get(tool);
+  if (!description) {
+    const annotations = tool.spec.annotations;
+    description = Object.freeze(annotations !== undefined ? { name: tool.name, extension: tool.extension, toolset: tool.spec.toolset, annotations } : { name: tool.name, extension: tool.extension, toolset: tool.spec.toolset });
+    descriptions.set(tool, description);
+  }
+  return description;
 }
 
 function report(failure: MiddlewareFailure, method: MiddlewareMethod, reporting: MiddlewareReporting): void {
