@@ -24,6 +24,7 @@ import { McpEndpoint } from './protocol.js';
 import { serveFast, type FastPathDeps } from './fastPath.js';
 import { SharedServers } from '../sdk/sharedServers.js';
 import { pathTail, requestSelection, selectionHeaderValues, splitTarget, toolFilterHeaderValues, type SelectionSources } from './requestSelection.js';
+import { SelectionMemo } from './selectionMemo.js';
 import { SERVER_CARD_SUFFIX, serverCard, serverCardResponse } from './serverCard.js';
 import { SessionStore } from './sessions.js';
 import { UnknownNameLog } from './unknownNames.js';
@@ -142,10 +143,14 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   }
 
   /** The selection a request asked for, with toolset scopes applied; or the 403 refusal. */
+  // What a request asked for, and what it gets (a request that names no toolset gets the default toolsets, keeping its own tool filters).
+  const selections = new SelectionMemo((sources) => {
+    const asked = requestSelection(sources, { ignore: resolved.ignore });
+    return { asked, selection: asked.isEmpty && resolved.defaultSelection ? withToolFilters(resolved.defaultSelection, asked) : asked };
+  });
+
   function selectionFor(scope: Scope, authInfo: AuthInfo | undefined): { selection: Selection; denied: readonly string[]; readOnly: boolean } | Response {
-    const asked = requestSelection(scope.sources, { ignore: resolved.ignore });
-    // A request that names no toolset gets the default toolsets, keeping its own tool filters.
-    const selection = asked.isEmpty && resolved.defaultSelection ? withToolFilters(resolved.defaultSelection, asked) : asked;
+    const { asked, selection } = selections.of(scope.sources);
     const readOnly = resolved.readOnly;
     if (!auth || !authInfo) return { selection, denied: [], readOnly };
     const scoped = applyToolsetScopes(asked, selection, host.declaredToolsets({ tenant: scope.tenant }), authInfo);
