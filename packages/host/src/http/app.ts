@@ -142,13 +142,13 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     return tail === undefined ? undefined : { kind: 'mcp', tail };
   }
 
-  /** The selection a request asked for, with toolset scopes applied; or the 403 refusal. */
-  // What a request asked for, and what it gets (a request that names no toolset gets the default toolsets, keeping its own tool filters).
+  // What a request asked for, and what it gets (a request that names no toolset gets the default toolsets, keeping its own tool filters), parsed once per target.
   const selections = new SelectionMemo((sources) => {
     const asked = requestSelection(sources, { ignore: resolved.ignore });
     return { asked, selection: asked.isEmpty && resolved.defaultSelection ? withToolFilters(resolved.defaultSelection, asked) : asked };
   });
 
+  /** The selection a request asked for, with toolset scopes applied; or the 403 refusal. */
   function selectionFor(scope: Scope, authInfo: AuthInfo | undefined): { selection: Selection; denied: readonly string[]; readOnly: boolean } | Response {
     const { asked, selection } = selections.of(scope.sources);
     const readOnly = resolved.readOnly;
