@@ -32,7 +32,10 @@
  *   the dispatch would append), so the dispatch's encoding returns it as it
  *   is. Any other result, an input-required one, or a throw is handed to the
  *   SDK's own wrapper around a handler that replays it, so its checks,
- *   errors and conversions are the SDK's.
+ *   errors and conversions are the SDK's;
+ * - the input-required seam, which for a call with no `requestState` to
+ *   verify does nothing to a plain result (it checks input-required results
+ *   and converts some throws: both replayed through the SDK's wrapper).
  *
  * `leanToolsCall.test.ts` holds both checks to the SDK's schemas with
  * generated requests and results; the fast path's differential test compares
