@@ -41,8 +41,9 @@
  * generated requests and results; the fast path's differential test compares
  * whole answers with the per-request path, which keeps the SDK's wrapper.
  */
-import { isInputRequiredResult, McpServer, SERVER_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, type McpServer, SERVER_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import type { HostStats } from '../stats.js';
+import { isStockServer } from './sharedExchange.js';
 
 /** A low-level request handler, as the SDK stores one. */
 type RequestHandler = (request: ToolsCallRequest, ctx: ServerContext) => Promise<unknown>;
@@ -85,7 +86,7 @@ export function rememberToolsCall<R>(server: McpServer, handler: (request: R, ct
 export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 'leanToolCalls'>): boolean {
   const own = remembered.get(server);
   const low = server.server as unknown as ServerInternals;
-  const stock = Object.getPrototypeOf(server) === McpServer.prototype && Object.getPrototypeOf(server.server) === Server.prototype;
+  const stock = isStockServer(server);
   const handlers = low._requestHandlers;
   const wrap = low._wrapHandler;
   const serverInfo = low._outboundServerInfo;

@@ -145,7 +145,7 @@ export function requestDelivery(server: McpServer): RequestDelivery | undefined 
   const low = server.server as unknown as { _onrequest?: (message: JSONRPCRequest, extra?: MessageExtraInfo) => void; _requestHandlerAbortControllers?: unknown };
   const entry = low._onrequest;
   if (typeof entry !== 'function') return undefined;
-  const stock = Object.getPrototypeOf(server) === McpServer.prototype && Object.getPrototypeOf(server.server) === Server.prototype;
+  const stock = isStockServer(server);
   const table = low._requestHandlerAbortControllers;
   if (!stock || !(table instanceof Map) || table.size > 0) return (message, extra) => entry.call(low, message, extra);
   const controllers = new DeferringControllers();
@@ -158,6 +158,16 @@ export function requestDelivery(server: McpServer): RequestDelivery | undefined 
       controllers.disarm();
     }
   };
+}
+
+/**
+ * Whether `server` and its low-level server are of the SDK's own classes,
+ * not subclasses: what the host changes on a shared server (its controller
+ * table, its `tools/call` wrapper) it changes only where no subclass could
+ * depend on the SDK's behaviour in its own overrides.
+ */
+export function isStockServer(server: McpServer): boolean {
+  return Object.getPrototypeOf(server) === McpServer.prototype && Object.getPrototypeOf(server.server) === Server.prototype;
 }
 
 /** The multi-exchange transport one shared server stays connected to. */

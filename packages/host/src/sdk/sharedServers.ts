@@ -45,7 +45,7 @@ export class SharedServers {
   private closed = false;
 
   /** `stats` counts the calls answered by the lean `tools/call` (leanToolsCall.ts). */
-  constructor(private readonly stats?: HostStats) {}
+  constructor(private readonly stats: HostStats) {}
 
   /** The shared server for this request, minted on first use; `undefined` when there is none to be had (the caller falls through). */
   serverFor(built: BuiltServer, blueprint: Blueprint, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> | SharedServer | undefined {
