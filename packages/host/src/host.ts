@@ -236,12 +236,26 @@ export class McpHost {
    * activation events of the names it uses and the toolsets it turns on first.
    */
   async build(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<BuiltServer> {
+    return this.buildNow(selection, buildOptions);
+  }
+
+  /**
+   * @internal {@link build}, answered at once when no extension waits on the
+   * selection's activation events (nearly every request): no promise, and
+   * no turn of the microtask queue, for a caller that checks (the fast path).
+   * A selection that wakes an extension is answered once it woke.
+   */
+  buildNow(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): BuiltServer | Promise<BuiltServer> {
     const options = readDeniedOnce(buildOptions);
-    const tenant = options.tenant;
     this.usage.selections++;
-    // Asked here first: a selection no one waits on (nearly every request) then costs no promise and no turn of the microtask queue.
     const listened = this.registry.listenedEvents();
-    if (listened.size > 0) await this.fireFor(selection, options, listened);
+    if (listened.size > 0) return this.fireFor(selection, options, listened).then(() => this.builtFor(selection, options));
+    return this.builtFor(selection, options);
+  }
+
+  /** The built server for a selection whose activation events have fired. */
+  private builtFor(selection: Selection, options: BuildOptions): BuiltServer {
+    const tenant = options.tenant;
     const declared = this.declaredToolsets({ tenant });
     const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
     let unknown = unknownNames(declared, selection);

@@ -245,8 +245,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       maxBodyBytes: resolved.maxBodyBytes,
       servers: sharedServers,
       stats: host.stats,
-      authenticate: async (request) => (auth ? await auth.verify(request()) : undefined),
-      plan: (authInfo) => endpoint.plan({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope.record) }),
+      authenticate: (request) => (auth ? auth.verify(request()) : undefined),
+      plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope.record) }),
       write: writeResponse,
     };
   }

@@ -33,6 +33,7 @@ import type { HostStats } from '../stats.js';
 import { LEGACY_STATELESS, type SharedServer, type SharedServers } from '../sdk/sharedServers.js';
 import type { LegacyExchangeTransport } from '../sdk/legacyExchange.js';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
+import { EnvelopeVerdicts } from './envelopeVerdicts.js';
 import { lazyRequest, type LazyRequest } from './lazyRequest.js';
 
 /** The one 2026-era revision the fast path serves (others fall through to the SDK, which knows them all); any other version header is 2025's to classify. */
@@ -60,6 +61,9 @@ const sseHeadersWithLength = (length: number) => Object.assign({}, SSE_HEADERS, 
 /** The SDK answers this handler-raised error with HTTP 400, every other handler error with 200. */
 const MISSING_CLIENT_CAPABILITY = -32021;
 
+/** A request's blueprint and selection, or the refusal to send. */
+type Planned = { readonly built: BuiltServer; readonly selection: Selection } | Response;
+
 /** How a request the fast path gives up on reaches the per-request path. */
 export type FallThrough = { readonly parsed: unknown } | { readonly raw: Buffer } | undefined;
 
@@ -73,10 +77,10 @@ export interface FastPathDeps {
   readonly stats: HostStats;
   /** Told the parsed body once the request is authenticated, as the per-request path tells it (the access log's `logPayloads`). */
   readonly received: ((body: unknown) => void) | undefined;
-  /** Verifies the request's token (`undefined` when auth is off), or the refusal to send; `request` is called only when auth is on. */
-  authenticate(request: () => Request): Promise<AuthInfo | Response | undefined>;
-  /** The request's blueprint and selection, or the refusal (403 for a denied toolset, 500 when it cannot be built). */
-  plan(authInfo: AuthInfo | undefined): Promise<{ readonly built: BuiltServer; readonly selection: Selection } | Response>;
+  /** Verifies the request's token (`undefined`, at once, when auth is off), or the refusal to send; `request` is called only when auth is on. */
+  authenticate(request: () => Request): AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
+  /** The request's blueprint and selection, or the refusal (403 for a denied toolset, 500 when it cannot be built) — at once when nothing needs awaiting. */
+  plan(authInfo: AuthInfo | undefined): Planned | Promise<Planned>;
   /** Writes a `Response` the app made (a refusal) on the Node response. */
   write(res: ServerResponse, response: Response): Promise<void>;
 }
@@ -108,10 +112,13 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
 
   // The request spans find the record from their handler's `ctx.http.req`.
   const lazy = lazyRequest(req, () => deps.stats.fetchRequests++, deps.traced ? requestRecordCarrier(deps.traced) : undefined);
-  const verified = await deps.authenticate(() => lazy.request);
+  // Awaited only when there is something to await: with auth off and the blueprint cached, a request takes no turn of the microtask queue for either.
+  const verifying = deps.authenticate(() => lazy.request);
+  const verified = verifying instanceof Promise ? await verifying : verifying;
   if (verified instanceof Response) return answered(deps.write(res, verified));
   deps.received?.(body);
-  const plan = await deps.plan(verified);
+  const planning = deps.plan(verified);
+  const plan = planning instanceof Promise ? await planning : planning;
   if (plan instanceof Response) return answered(deps.write(res, plan));
   const blueprint = blueprintOf(plan.built);
   if (!blueprint || !servable(blueprint, message)) return { parsed: body };
@@ -206,7 +213,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * construction: no member but a request's (so no response), a JSON-RPC
  * request by the SDK's own guard, and an envelope claiming this revision, as
  * the header does, that the classifier finds valid (asked once per distinct
- * envelope: {@link validEnvelope}). The differential test holds the two
+ * envelope: `envelopeVerdicts`). The differential test holds the two
  * paths to the same answers.
  */
 function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | undefined {
@@ -223,16 +230,11 @@ function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | unde
   if (nameField === undefined ? headers['mcp-name'] !== undefined : typeof name !== 'string' || headers['mcp-name'] !== name || /[^\x21-\x7e]/.test(name)) return undefined;
   const meta = params?._meta;
   if (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_KEY] !== FAST_REVISION) return undefined;
-  return isJSONRPCRequest(body) && validEnvelope(meta) ? body : undefined;
+  return isJSONRPCRequest(body) && envelopeVerdicts.valid(meta) ? body : undefined;
 }
 
 /** The `_meta` keys the SDK's envelope schema checks (besides a progress token, which never takes the fast path). */
 const ENVELOPE_KEYS = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY] as const;
-/** Envelope verdicts kept, by the envelope's JSON: a client sends the same one on every request. */
-const envelopeVerdicts = new Map<string, boolean>();
-const MAX_ENVELOPE_VERDICTS = 512;
-/** Longer envelopes are asked every time: the verdicts stay within about 1 MiB, whatever clients send. */
-const MAX_KEPT_ENVELOPE_CHARS = 2048;
 
 /**
  * Whether the SDK's classifier finds this 2026-07-28 envelope valid — asked
@@ -240,26 +242,17 @@ const MAX_KEPT_ENVELOPE_CHARS = 2048;
  * (400) before the auth gate's or the selection's own refusals (401, 403),
  * so the fast path must not answer such a request at all. The classifier
  * (with a body that is only the envelope) is asked once per distinct
- * envelope, and its verdict kept. JSON text is a faithful key but for one
- * case: a number too large for a double parses to `Infinity` and prints as
- * `null`; an envelope whose text has a `null` is asked every time.
+ * envelope, and its verdict kept (`envelopeVerdicts.ts`).
  */
-function validEnvelope(meta: Record<string, unknown>): boolean {
-  const envelope: Record<string, unknown> = {};
-  for (const key of ENVELOPE_KEYS) if (meta[key] !== undefined) envelope[key] = meta[key];
-  const key = JSON.stringify(envelope);
-  const known = envelopeVerdicts.get(key);
-  if (known !== undefined) return known;
+const envelopeVerdicts = new EnvelopeVerdicts(ENVELOPE_KEYS, (envelope) => {
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     body: { jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: envelope } },
     protocolVersionHeader: FAST_REVISION,
     mcpMethodHeader: 'tools/list',
   });
-  const valid = outcome.kind === 'modern' && outcome.messageKind === 'request' && outcome.classification.revision === FAST_REVISION;
-  if (envelopeVerdicts.size < MAX_ENVELOPE_VERDICTS && key.length <= MAX_KEPT_ENVELOPE_CHARS && !key.includes('null')) envelopeVerdicts.set(key, valid);
-  return valid;
-}
+  return outcome.kind === 'modern' && outcome.messageKind === 'request' && outcome.classification.revision === FAST_REVISION;
+});
 
 /**
  * The request when it is a 2025 stateless one the fast path serves as the

@@ -32,13 +32,20 @@ import type { SessionClaim, SessionRegistry } from './sessionRegistry.js';
 import type { Session, SessionOwner, SessionStore } from './sessions.js';
 import type { UnknownNameLog } from './unknownNames.js';
 
+/** A request's selection, and the toolsets its token may not have. */
+export interface ResolvedSelection {
+  readonly selection: Selection;
+  readonly denied: readonly string[];
+  readonly readOnly?: boolean;
+}
+
 /** One MCP request as the endpoint sees it. */
 export interface EndpointRequest {
   readonly request: Request;
   readonly tenant: string | undefined;
   readonly authInfo: AuthInfo | undefined;
   /** The request's selection and the toolsets its token may not have, or the refusal to send (403 for a denied toolset named explicitly). Only called when a server is needed. */
-  resolveSelection(): { readonly selection: Selection; readonly denied: readonly string[]; readonly readOnly?: boolean } | Response;
+  resolveSelection(): ResolvedSelection | Response;
   /** Registers a callback for when the HTTP exchange ends (the socket response closed). */
   onFinish(done: () => void): void;
   /** The 403 refusal when this request's token lacks the scopes of toolsets it would be served (an open session's). */
@@ -158,20 +165,42 @@ export class McpEndpoint {
     return await this.stateless(request, options);
   }
 
-  /** Resolves the selection and builds (or finds cached) its blueprint (the fast path's too). */
+  /** Resolves the selection and builds (or finds cached) its blueprint. */
   async plan(r: Pick<EndpointRequest, 'tenant' | 'resolveSelection' | 'served'>): Promise<Plan | Response> {
+    return this.planNow(r);
+  }
+
+  /**
+   * {@link plan}, answered at once when the blueprint needs nothing awaited
+   * (`Host#buildNow`): the fast path's, which checks, so a request costs no
+   * promise and no turn of the microtask queue for it.
+   */
+  planNow(r: Pick<EndpointRequest, 'tenant' | 'resolveSelection' | 'served'>): Plan | Response | Promise<Plan | Response> {
     const resolved = r.resolveSelection();
     if (resolved instanceof Response) return resolved;
-    const { selection, denied, readOnly } = resolved;
+    let building: BuiltServer | Promise<BuiltServer>;
     try {
-      const built = await this.host.build(selection, { tenant: r.tenant, denied, readOnly });
-      r.served?.(built.toolsets);
-      if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
-      return { built, selection, denied, readOnly: readOnly === true };
+      building = this.host.buildNow(resolved.selection, { tenant: r.tenant, denied: resolved.denied, readOnly: resolved.readOnly });
     } catch (error) {
-      this.logger.error({ err: error instanceof Error ? error : undefined, tenant: r.tenant }, `building the server for a request failed: ${errorMessage(error)}`);
-      return jsonRpcError(500, JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the server for this selection could not be built (the cause is logged)', { id: null });
+      return this.buildFailed(error, r.tenant);
     }
+    if (building instanceof Promise) return building.then((built) => this.planned(built, resolved, r)).catch((error: unknown) => this.buildFailed(error, r.tenant));
+    try {
+      return this.planned(building, resolved, r);
+    } catch (error) {
+      return this.buildFailed(error, r.tenant);
+    }
+  }
+
+  private planned(built: BuiltServer, resolved: ResolvedSelection, r: Pick<EndpointRequest, 'tenant' | 'served'>): Plan {
+    r.served?.(built.toolsets);
+    if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
+    return { built, selection: resolved.selection, denied: resolved.denied, readOnly: resolved.readOnly === true };
+  }
+
+  private buildFailed(error: unknown, tenant: string | undefined): Response {
+    this.logger.error({ err: error instanceof Error ? error : undefined, tenant }, `building the server for a request failed: ${errorMessage(error)}`);
+    return jsonRpcError(500, JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the server for this selection could not be built (the cause is logged)', { id: null });
   }
 
   /** {@link takeOver}, shared by the requests for one session (and owner) that arrive while it runs: one claim, one rebuild. */
