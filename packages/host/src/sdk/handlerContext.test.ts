@@ -2,9 +2,12 @@
  * A shared server's handler contexts are the SDK's, key for key: only how
  * they are made differs (literals, not spreads).
  */
-import { McpServer, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, McpServer, PROTOCOL_VERSION_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
+
+const REVISION = '2026-07-28';
 import { describe, expect, it, vi } from 'vitest';
 import { buildContextWithoutSpreads } from './handlerContext.js';
+import { requestDelivery, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
 
 type Build = (ctx: unknown, info?: unknown) => ServerContext;
 const sdkBuild = (Server.prototype as unknown as { buildContext: Build }).buildContext;
@@ -100,4 +103,38 @@ describe('buildContextWithoutSpreads', () => {
     expect(buildContextWithoutSpreads(server)).toBe(false);
     expect((server.server as unknown as { buildContext: Build }).buildContext).toBe(sdkBuild);
   });
+
+  it('is handed, by the SDK’s own `_onrequest`, contexts with only enumerable string keys (what its key check reads)', async () => {
+    const seen: unknown[] = [];
+    const server = stockServer();
+    server.server.registerCapabilities({ tools: {} });
+    server.server.setRequestHandler('tools/call', () => ({ content: [] }));
+    serveModernRevision(server, REVISION);
+    expect(buildContextWithoutSpreads(server)).toBe(true);
+    const low = server.server as unknown as { buildContext: Build };
+    const ours = low.buildContext;
+    low.buildContext = function (this: unknown, ctx: unknown, info?: unknown) {
+      seen.push(ctx);
+      return ours.call(this, ctx, info);
+    } as Build;
+    const transport = new SharedExchangeTransport({ era: 'modern', revision: REVISION });
+    await server.connect(transport);
+    transport.deliver = requestDelivery(server);
+    try {
+      for (const authInfo of [undefined, { token: 't', clientId: 'c', scopes: [] }]) {
+        await new Promise<void>((resolve) => {
+          const message = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call', params: { name: 'x', _meta: { [PROTOCOL_VERSION_META_KEY]: REVISION, [CLIENT_CAPABILITIES_META_KEY]: {} } } };
+          const outcome = transport.exchange(message, { request, authInfo }, { related: () => undefined, answer: () => resolve(), closed: () => resolve() }, () => undefined);
+          if (outcome.kind === 'refused') resolve();
+        });
+      }
+    } finally {
+      await server.close();
+    }
+    expect(seen).toHaveLength(2);
+    for (const ctx of seen as Array<{ mcpReq: object; http?: object }>) {
+      for (const object of [ctx, ctx.mcpReq, ...(ctx.http ? [ctx.http] : [])]) expect(Reflect.ownKeys(object)).toEqual(Object.keys(object));
+    }
+  });
 });
+
