@@ -36,7 +36,7 @@ import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
 import { rememberToolsCall } from './leanToolsCall.js';
-import type { RequestTelemetry } from '../telemetry/requestTelemetry.js';
+import type { KnownOffering, RequestTelemetry } from '../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../telemetry/requestRecord.js';
 
 /** A `tools/call` request as the host's handler reads it. */
@@ -119,8 +119,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   const toolsCall = telemetry
     ? (request: ToolsCall, ctx: ServerContext) => {
         const tool = table.get(request.params.name);
-        const offered = tool && { extension: tool.extension, toolset: tool.spec.toolset, extendedBy: tool.extendedBy };
-        return telemetry.around('tools/call', request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), offered);
+        // The tool's own name (the same text): its spans share one string rather than each keeping the request's.
+        return telemetry.around('tools/call', tool ? tool.name : request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), tool && offeringOf(tool));
       }
     : (request: ToolsCall, ctx: ServerContext) => callTool(request, ctx, table.get(request.params.name));
   low.setRequestHandler('tools/call', toolsCall);
@@ -177,4 +177,12 @@ const TOOL_TABLE: unique symbol = Symbol('reactor.toolTable');
 export function ownToolEntries(server: McpServer): number | undefined {
   const table = (server as McpServer & { [TOOL_TABLE]?: ServerToolTable })[TOOL_TABLE];
   return table?.ownEntries;
+}
+
+/** Each tool's offering, as its spans carry it: made once per tool, span name and all, not once per call. */
+const offerings = new WeakMap<ServedTool, KnownOffering>();
+function offeringOf(tool: ServedTool): KnownOffering {
+  let offering = offerings.get(tool);
+  if (!offering) offerings.set(tool, (offering = { extension: tool.extension, toolset: tool.spec.toolset, extendedBy: tool.extendedBy, spanName: `tools/call ${tool.name}` }));
+  return offering;
 }

@@ -55,6 +55,8 @@ export interface KnownOffering {
   readonly toolset?: string | undefined;
   /** The extensions whose `ToolExtension`s were applied, in order (a span attribute only). */
   readonly extendedBy?: readonly string[] | undefined;
+  /** The span's name, `{method} {target}`, when made ahead (once per tool, not per call). */
+  readonly spanName?: string | undefined;
 }
 
 /** Notes of an untraced request: nothing to record. */
@@ -169,7 +171,7 @@ export function requestTelemetry(options: TelemetryOptions | undefined): Request
       if (network !== undefined) attributes['network.transport'] = network;
       // Known now, the offering goes in with the rest: the SDK copies the attributes once, at the start.
       if (offered !== undefined) addOffering(attributes, offered);
-      const span = tracer.startSpan(`${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
+      const span = tracer.startSpan(offered?.spanName ?? `${method} ${target}`, { kind: SpanKind.SERVER, attributes }, parent);
       if (record !== undefined && record.traceId === undefined) {
         const ids = span.spanContext();
         // A no-op tracer's span has no ids of its own: nothing to log then.
