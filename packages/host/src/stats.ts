@@ -27,11 +27,13 @@ export interface HostStats {
   fetchRequests: number;
   /** `tools/call`s a shared 2026-07-28 server answered without the SDK's per-call parses, which could not have changed the answer (`sdk/leanToolsCall.ts`). */
   leanToolCalls: number;
+  /** Fast-path `tools/call`s handed to the lean handler without the SDK's `_onrequest` (`sdk/leanDispatch.ts`). */
+  leanDispatches: number;
 }
 
 /** Fresh counters, all zero. */
 export function createStats(): HostStats {
-  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0 };
+  return { schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0, leanDispatches: 0 };
 }
 
 /** A copy of the counters, for before/after comparisons in tests. */

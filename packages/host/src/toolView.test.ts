@@ -40,7 +40,7 @@ describe.each([10, 1000])('tool filters at %i tools', (count) => {
     const before = snapshotStats(host.stats);
     const built = await host.build(parseSelection('tools=tool_1,tool_2'));
     expect(built.toolNames).toEqual(['tool_1', 'tool_2']);
-    expect(delta(host, before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 1, views: 1, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0 });
+    expect(delta(host, before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 1, views: 1, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0, leanDispatches: 0 });
   });
 
   it('the same filter in any spelling, form or order is a cache hit that makes nothing', async () => {
@@ -50,7 +50,7 @@ describe.each([10, 1000])('tool filters at %i tools', (count) => {
     for (const query of ['tools=tool_2,tool_1&readonly', 'readonly=yes&tools=tool_2&tools=tool_1', 'tools=tool_1+tool_2&readonly&catalogue']) {
       expect(await host.build(parseSelection(query))).toBe(first);
     }
-    expect(delta(host, before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0 });
+    expect(delta(host, before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0, leanDispatches: 0 });
   });
 
   it('counts one view per distinct filter, on one blueprint', async () => {

@@ -202,8 +202,8 @@ describe('the fast path mints nothing per request', () => {
         const result = await perRequest(app, '2026', method, tool);
         if (method === 'tools/list') expect((result.tools as unknown[]).length).toBe(count);
         else expect(result.content).toEqual([{ type: 'text', text: `${tool}: q` }]);
-        // A call is answered by the shared server's lean tools/call, without the SDK's per-call parses (sdk/leanToolsCall.ts).
-        expect(statsSince(before, host.stats)).toMatchObject({ mints: 0, toolRegistrations: 0, schemaConversions: 0, listRenders: 0, resolutions: 0, blueprints: 0, leanToolCalls: method === 'tools/call' ? 1 : 0 });
+        // A call is answered by the shared server's lean tools/call, without the SDK's per-call parses (sdk/leanToolsCall.ts), and handed to it without the SDK's _onrequest (sdk/leanDispatch.ts).
+        expect(statsSince(before, host.stats)).toMatchObject({ mints: 0, toolRegistrations: 0, schemaConversions: 0, listRenders: 0, resolutions: 0, blueprints: 0, leanToolCalls: method === 'tools/call' ? 1 : 0, leanDispatches: method === 'tools/call' ? 1 : 0 });
       } finally {
         await app.close();
         await host.stop();

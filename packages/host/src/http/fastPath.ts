@@ -33,7 +33,7 @@ import type { HostStats } from '../stats.js';
 import { LEGACY_STATELESS, type SharedServer, type SharedServers } from '../sdk/sharedServers.js';
 import type { LegacyExchangeTransport } from '../sdk/legacyExchange.js';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
-import { EnvelopeVerdicts } from './envelopeVerdicts.js';
+import { EnvelopeVerdicts } from '../sdk/envelopeVerdicts.js';
 import { lazyRequest, type LazyRequest } from './lazyRequest.js';
 
 /** The one 2026-era revision the fast path serves (others fall through to the SDK, which knows them all); any other version header is 2025's to classify. */
@@ -230,7 +230,7 @@ function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | unde
   if (nameField === undefined ? headers['mcp-name'] !== undefined : typeof name !== 'string' || headers['mcp-name'] !== name || /[^\x21-\x7e]/.test(name)) return undefined;
   const meta = params?._meta;
   if (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_KEY] !== FAST_REVISION) return undefined;
-  return isJSONRPCRequest(body) && envelopeVerdicts.valid(meta) ? body : undefined;
+  return isJSONRPCRequest(body) && envelopeVerdicts.verdict(meta) ? body : undefined;
 }
 
 /** The `_meta` keys the SDK's envelope schema checks (besides a progress token, which never takes the fast path). */

@@ -46,7 +46,7 @@ import type { HostStats } from '../stats.js';
 import { isStockServer } from './sharedExchange.js';
 
 /** A low-level request handler, as the SDK stores one. */
-type RequestHandler = (request: ToolsCallRequest, ctx: ServerContext) => Promise<unknown>;
+export type RequestHandler = (request: ToolsCallRequest, ctx: ServerContext) => Promise<unknown>;
 type ToolsCallRequest = { readonly method: string; readonly params?: unknown };
 
 /** What this module reads of the SDK's `Server` beyond its public surface (checked before use). */
@@ -117,7 +117,16 @@ export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 
     return stamped;
   };
   handlers.set('tools/call', lean);
+  installed.set(server, lean);
   return true;
+}
+
+/** The lean handlers installed, by server (`leanDispatch.ts` checks a server still has its own). */
+const installed = new WeakMap<McpServer, RequestHandler>();
+
+/** The lean `tools/call` handler installed on `server`, if one was. */
+export function leanToolsCallOf(server: McpServer): RequestHandler | undefined {
+  return installed.get(server);
 }
 
 /** An object as `JSON.parse` makes one (or a literal): not an array, not an instance of a class. */

@@ -12,7 +12,9 @@ import type { EncodedAnswer } from '../http/encodedAnswer.js';
 import type { HostStats } from '../stats.js';
 import { selectionToQuery, type Selection } from '../selection.js';
 import { buildContextWithoutSpreads } from './handlerContext.js';
-import { installLeanToolsCall } from './leanToolsCall.js';
+import { keepEnvelopeChecks } from './envelopeCheck.js';
+import { leanDispatch } from './leanDispatch.js';
+import { installLeanToolsCall, leanToolsCallOf } from './leanToolsCall.js';
 import { advertiseListChanged } from './listChanged.js';
 import { LegacyExchangeTransport } from './legacyExchange.js';
 import { abortHandler, requestDelivery, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
@@ -84,6 +86,19 @@ export class SharedServers {
     buildContextWithoutSpreads(server);
     // Its tools/call answered without the SDK's per-call parses where they cannot change the answer (leanToolsCall.ts).
     if (!legacy) installLeanToolsCall(server, this.stats);
+    // Its dispatch's envelope check asked once per distinct envelope, not parsed on every request (envelopeCheck.ts).
+    if (!legacy) keepEnvelopeChecks(server);
+    // And a plain tools/call handed to its lean handler without the SDK's `_onrequest` (leanDispatch.ts).
+    const lean = legacy ? undefined : leanToolsCallOf(server);
+    const dispatch = lean && leanDispatch(server, lean);
+    const deliver = transport.deliver;
+    if (dispatch && deliver) {
+      const stats = this.stats;
+      transport.deliver = (message, extra, deferAbort) => {
+        if (deferAbort && dispatch(message, extra)) stats.leanDispatches++;
+        else deliver(message, extra, deferAbort);
+      };
+    }
     this.open.add(server);
     return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
   }

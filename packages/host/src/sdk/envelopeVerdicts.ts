@@ -1,20 +1,21 @@
 /**
- * The SDK classifier's verdicts on 2026-07-28 request envelopes, kept: a
- * client sends the same envelope (`_meta`'s protocol version, client info,
- * capabilities and log level) on every request, and asking the classifier
- * costs about 20 µs.
+ * The SDK's verdicts on 2026-07-28 request envelopes, kept: a client sends
+ * the same envelope (`_meta`'s protocol version, client info, capabilities
+ * and log level) on every request, and asking costs a zod parse or more —
+ * the classifier the fast path asks (about 20 µs), and the era codec's
+ * `checkInboundEnvelope` every dispatch asks (`envelopeCheck.ts`).
  *
  * Two tiers. The few envelopes seen last are kept as parsed values and found
  * by comparing values, key for key: that needs no JSON text and no object of
- * its own per request. Any other is looked up by its JSON text, as before;
- * what the text finds joins the recent ones. Comparing values is as
- * faithful as the text, and in one case more: the classifier reads values,
- * and a number too large for a double parses to `Infinity`, which prints as
- * `null` — an envelope whose text has a `null` is asked every time, but its
- * values find their verdict.
+ * its own per request. Any other is looked up by its JSON text; what the
+ * text finds joins the recent ones. Comparing values is as faithful as the
+ * text, and in one case more: the SDK reads values, and a number too large
+ * for a double parses to `Infinity`, which prints as `null` — an envelope
+ * whose text has a `null` is asked every time, but its values find their
+ * verdict.
  */
 
-/** The `_meta` keys the SDK's envelope schema checks (a progress token never reaches this). */
+/** The envelope's keys in `_meta`. */
 export type EnvelopeKeys = readonly string[];
 
 /** Verdicts kept by JSON text; longer envelopes are asked every time (about 1 MiB at most, whatever clients send). */
@@ -23,47 +24,49 @@ const MAX_KEPT_ENVELOPE_CHARS = 2048;
 /** Envelopes kept as values, most recent first. */
 const RECENT = 4;
 
-interface Recent {
+interface Recent<T> {
   readonly values: readonly unknown[];
-  readonly valid: boolean;
+  readonly verdict: T;
 }
 
-export class EnvelopeVerdicts {
-  readonly #byText = new Map<string, boolean>();
-  readonly #recent: Recent[] = [];
+/** Verdicts of type `T` (whether an envelope is valid; the refusal it earns, if any). */
+export class EnvelopeVerdicts<T = boolean> {
+  readonly #byText = new Map<string, T>();
+  readonly #recent: Array<Recent<T>> = [];
 
   /**
    * @param keys the envelope's keys in `_meta`, in the order the text key lists them
-   * @param classify asks the SDK about an envelope made of those keys
+   * @param classify asks the SDK about an envelope made of those keys (its answer must depend on nothing else)
    */
   constructor(
     private readonly keys: EnvelopeKeys,
-    private readonly classify: (envelope: Record<string, unknown>) => boolean,
+    private readonly classify: (envelope: Record<string, unknown>) => T,
   ) {}
 
-  /** Whether the envelope in `meta` (its {@link keys}; others are not the envelope's) is valid. */
-  valid(meta: Record<string, unknown>): boolean {
+  /** The verdict on the envelope in `meta` (its {@link keys}; others are not the envelope's). */
+  verdict(meta: Record<string, unknown>): T {
     const keys = this.keys;
     for (const recent of this.#recent) {
       let same = true;
       for (let at = 0; at < keys.length && same; at++) same = sameJsonValue(meta[keys[at]!], recent.values[at]);
-      if (same) return recent.valid;
+      if (same) return recent.verdict;
     }
     const envelope: Record<string, unknown> = {};
     for (const key of keys) if (meta[key] !== undefined) envelope[key] = meta[key];
     const text = JSON.stringify(envelope);
-    let valid = this.#byText.get(text);
-    if (valid === undefined) {
-      valid = this.classify(envelope);
-      if (this.#byText.size < MAX_TEXT_VERDICTS && text.length <= MAX_KEPT_ENVELOPE_CHARS && !text.includes('null')) this.#byText.set(text, valid);
+    let verdict: T;
+    if (this.#byText.has(text)) verdict = this.#byText.get(text) as T;
+    else {
+      verdict = this.classify(envelope);
+      if (this.#byText.size < MAX_TEXT_VERDICTS && text.length <= MAX_KEPT_ENVELOPE_CHARS && !text.includes('null')) this.#byText.set(text, verdict);
     }
     // Only envelopes small enough to keep as text are kept as values: comparing a large one would cost what asking the text does.
     if (text.length <= MAX_KEPT_ENVELOPE_CHARS) {
       // Copies: the request's own objects go on to its handler, which could change them.
-      this.#recent.unshift({ values: keys.map((key) => structuredClone(meta[key])), valid });
+      this.#recent.unshift({ values: keys.map((key) => structuredClone(meta[key])), verdict });
       if (this.#recent.length > RECENT) this.#recent.pop();
     }
-    return valid;
+    return verdict;
   }
 }
 
