@@ -116,7 +116,7 @@ describe('buildContextWithoutSpreads', () => {
     low.buildContext = function (this: unknown, ctx: unknown, info?: unknown) {
       seen.push(ctx);
       return ours.call(this, ctx, info);
-    } as Build;
+    };
     const transport = new SharedExchangeTransport({ era: 'modern', revision: REVISION });
     await server.connect(transport);
     transport.deliver = requestDelivery(server);
