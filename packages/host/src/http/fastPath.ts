@@ -23,7 +23,7 @@
  * answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, LOG_LEVEL_META_KEY as LOG_LEVEL_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, classifyInboundRequest, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, classifyInboundRequest, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../blueprint.js';
 import { blueprintOf } from '../builtServer.js';
 import type { BuiltServer } from '../host.js';
@@ -33,7 +33,7 @@ import type { HostStats } from '../stats.js';
 import { LEGACY_STATELESS, type SharedServer, type SharedServers } from '../sdk/sharedServers.js';
 import type { LegacyExchangeTransport } from '../sdk/legacyExchange.js';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
-import { EnvelopeVerdicts } from '../sdk/envelopeVerdicts.js';
+import { ENVELOPE_META_KEYS, EnvelopeVerdicts } from '../sdk/envelopeVerdicts.js';
 import { lazyRequest, type LazyRequest } from './lazyRequest.js';
 
 /** The one 2026-era revision the fast path serves (others fall through to the SDK, which knows them all); any other version header is 2025's to classify. */
@@ -233,9 +233,6 @@ function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | unde
   return isJSONRPCRequest(body) && envelopeVerdicts.verdict(meta) ? body : undefined;
 }
 
-/** The `_meta` keys the SDK's envelope schema checks (besides a progress token, which never takes the fast path). */
-const ENVELOPE_KEYS = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY] as const;
-
 /**
  * Whether the SDK's classifier finds this 2026-07-28 envelope valid — asked
  * before anything else answers: the per-request path refuses a bad envelope
@@ -244,7 +241,7 @@ const ENVELOPE_KEYS = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIE
  * (with a body that is only the envelope) is asked once per distinct
  * envelope, and its verdict kept (`envelopeVerdicts.ts`).
  */
-const envelopeVerdicts = new EnvelopeVerdicts(ENVELOPE_KEYS, (envelope) => {
+const envelopeVerdicts = new EnvelopeVerdicts(ENVELOPE_META_KEYS, (envelope) => {
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     body: { jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: envelope } },

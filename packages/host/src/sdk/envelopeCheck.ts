@@ -15,12 +15,9 @@
  * classes, with the method still the SDK's; the codecs are plain objects
  * the SDK never compares by identity.
  */
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, type McpServer } from '@modelcontextprotocol/server';
-import { EnvelopeVerdicts } from './envelopeVerdicts.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ENVELOPE_META_KEYS, EnvelopeVerdicts } from './envelopeVerdicts.js';
 import { isStockServer } from './sharedExchange.js';
-
-/** The `_meta` keys the SDK lifts into a request's envelope (its `RESERVED_ENVELOPE_META_KEYS`, in its order). */
-const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY] as const;
 
 type Check = (material: { readonly envelope?: Record<string, unknown> }) => string | undefined;
 interface Codec {
@@ -60,7 +57,7 @@ function viewOf(codec: Codec): Codec {
   if (!view) {
     // The codec's check as it stands when asked (read each time, not kept: nothing of the SDK's is frozen by this).
     const check = (material: Parameters<Check>[0]) => (codec.checkInboundEnvelope as Check).call(codec, material);
-    const verdicts = new EnvelopeVerdicts<string | undefined>(ENVELOPE_KEYS, (envelope) => check({ envelope }));
+    const verdicts = new EnvelopeVerdicts<string | undefined>(ENVELOPE_META_KEYS, (envelope) => check({ envelope }));
     const kept: Check = (material) => (material.envelope === undefined ? check(material) : verdicts.verdict(material.envelope));
     view = Object.create(codec, { checkInboundEnvelope: { value: kept, enumerable: true } }) as Codec;
     viewsByCodec.set(codec, view);

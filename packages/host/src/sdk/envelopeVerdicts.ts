@@ -15,8 +15,13 @@
  * verdict.
  */
 
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+
 /** The envelope's keys in `_meta`. */
 export type EnvelopeKeys = readonly string[];
+
+/** The `_meta` keys the SDK lifts into a 2026-07-28 request's envelope and checks (its `RESERVED_ENVELOPE_META_KEYS`, in its order). */
+export const ENVELOPE_META_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY] as const;
 
 /** Verdicts kept by JSON text; longer envelopes are asked every time (about 1 MiB at most, whatever clients send). */
 const MAX_TEXT_VERDICTS = 512;

@@ -33,16 +33,15 @@
  * `leanDispatch.test.ts` holds both to the same messages for results,
  * throws, notifications, server requests and logs.
  */
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, ProtocolErrorCode, type JSONRPCRequest, type McpServer, type MessageExtraInfo, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode, type JSONRPCRequest, type McpServer, type MessageExtraInfo, type ServerContext } from '@modelcontextprotocol/server';
 import { DeferredAbortSignal, DeferringControllers } from './deferredAbort.js';
+import { ENVELOPE_META_KEYS } from './envelopeVerdicts.js';
 import type { RequestHandler as Handler } from './leanToolsCall.js';
 import { isStockServer } from './sharedExchange.js';
 
 /** The one revision this serves. */
 const REVISION = '2026-07-28';
-/** The `_meta` keys `_onrequest` lifts into the envelope, in its order. */
-const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY] as const;
-const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(ENVELOPE_KEYS);
+const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(ENVELOPE_META_KEYS);
 
 type Validation = { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
 interface WireCodec {
@@ -113,7 +112,7 @@ export function leanDispatch(server: McpServer, lean: Handler): LeanDispatch | u
       keys++;
     }
     if (keys === 0) return false;
-    for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
+    for (const key of ENVELOPE_META_KEYS) if (key in meta) envelope[key] = meta[key];
     const codec = low._negotiatedWireCodec();
     // A refused envelope is `_onrequest`'s to answer.
     if (codec.checkInboundEnvelope({ envelope }) !== undefined) return false;
