@@ -87,6 +87,20 @@ function abortDeferred(this: AbortController, reason?: unknown): void {
 }
 
 /**
+ * A controller with a deferred signal from the start: what an armed
+ * {@link DeferringControllers} makes of the SDK's `AbortController`, for a
+ * dispatch that makes its own (`leanDispatch.ts`) and so need not make the
+ * SDK's first.
+ */
+export class DeferredController {
+  readonly signal = new DeferredAbortSignal();
+
+  abort(reason?: unknown): void {
+    this.signal.abort(reason);
+  }
+}
+
+/**
  * A server's table of in-flight request controllers that, when armed for
  * the next registration, gives that controller a {@link DeferredAbortSignal}:
  * an own `signal` (shadowing the prototype's getter, so Node never makes its

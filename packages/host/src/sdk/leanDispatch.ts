@@ -34,7 +34,7 @@
  * throws, notifications, server requests and logs.
  */
 import { ProtocolErrorCode, type JSONRPCRequest, type McpServer, type MessageExtraInfo, type ServerContext } from '@modelcontextprotocol/server';
-import { DeferredAbortSignal, DeferringControllers } from './deferredAbort.js';
+import { DeferredController, DeferringControllers } from './deferredAbort.js';
 import { ENVELOPE_META_KEYS } from './envelopeVerdicts.js';
 import type { RequestHandler as Handler } from './leanToolsCall.js';
 import { isStockServer } from './sharedExchange.js';
@@ -67,14 +67,6 @@ interface ServerInternals {
   buildContext(base: unknown, extra: MessageExtraInfo): ServerContext;
 }
 const INTERNAL_METHODS = ['_negotiatedWireCodec', '_resolveOutboundCodec', '_assertOutboundRequestInEra', '_notificationViaCodec', '_requestWithSchemaViaCodec', '_outboundServerInfo', '_onerror', 'buildContext'] as const;
-
-/** A request's controller in the server's table: the fast path's deferred signal, aborted as `AbortController#abort` aborts. */
-class DeferredController {
-  readonly signal = new DeferredAbortSignal();
-  abort(reason?: unknown): void {
-    this.signal.abort(reason);
-  }
-}
 
 /** `ctx.mcpReq.requestState` of a request that carried none (the SDK shares one such accessor too). */
 const NO_REQUEST_STATE = (): undefined => undefined;
