@@ -117,6 +117,28 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+describe('isLevelEnabled', () => {
+  it('says which levels a line would be written at, as pino does (silent writes none), for the logger and its children', () => {
+    for (const [at, index] of LOG_LEVELS.map((level, i) => [level, i] as const)) {
+      const { logger, lines } = captured(at);
+      for (const level of emitting) {
+        const enabled = LOG_LEVELS.indexOf(level) >= index;
+        expect(logger.isLevelEnabled?.(level), `${level} at ${at}`).toBe(enabled);
+        expect(logger.child({ extension: 'spaces' }).isLevelEnabled?.(level)).toBe(enabled);
+        // What it says is what happens.
+        const before = lines.length;
+        logger[level]('x');
+        expect(lines.length - before).toBe(enabled ? 1 : 0);
+      }
+      expect(logger.isLevelEnabled?.('silent')).toBe(false);
+    }
+  });
+
+  it('is false for every level on silentLogger', () => {
+    for (const level of LOG_LEVELS) expect(silentLogger.isLevelEnabled?.(level)).toBe(false);
+  });
+});
+
 describe('the default writer', () => {
   it('writes to stderr and never to stdout (over stdio, stdout is the protocol)', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -17,6 +17,13 @@ export interface Logger {
   warn: LogFn;
   error: LogFn;
   child(bindings: Record<string, unknown>): Logger;
+  /**
+   * Whether a line at `level` would be written (pino's method of that name).
+   * Optional: a logger without it is taken to write every level. The host
+   * asks before it builds a line nobody reads (the HTTP access log's, one
+   * per request).
+   */
+  isLevelEnabled?(level: LogLevel): boolean;
 }
 
 /** Levels in increasing severity, as pino names them. */
@@ -32,6 +39,7 @@ export const silentLogger: Logger = {
   warn: () => {},
   error: () => {},
   child: () => silentLogger,
+  isLevelEnabled: () => false,
 };
 
 /**
@@ -59,6 +67,7 @@ export function createStderrLogger(
     warn: at('warn'),
     error: at('error'),
     child: (more) => createStderrLogger(level, { ...bindings, ...more }, write),
+    isLevelEnabled: (asked) => asked !== 'silent' && LOG_LEVELS.indexOf(asked) >= threshold,
   };
 }
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { defineExtension } from '../src/extension.js';
 import { buildHost } from '../src/host.js';
 import { createMcpApp } from '../src/http/app.js';
-import type { Logger } from '../src/logger.js';
+import type { Logger, LogLevel } from '../src/logger.js';
 import { defineTool } from '../src/tool.js';
 import { CLIENT_KINDS, connectClient, listen, type Listening, type TestClient } from './helpers/http.js';
 
@@ -25,13 +25,17 @@ const notes = defineExtension({
   tools: () => [defineTool({ name: 'save_note', description: 'Saves.', toolset: 'notes', inputSchema: z.object({ text: z.string() }), handler: () => SECRET_RESULT })],
 });
 
-/** A logger keeping each line's fields and message, with what its children were bound to. */
-function recordingLogger() {
+/**
+ * A logger keeping each line's fields and message, with what its children
+ * were bound to: every call is kept, whatever `isLevelEnabled` (given by
+ * `writes`, when given) answers, so a test sees what the app asked to log.
+ */
+function recordingLogger(writes?: (level: LogLevel) => boolean) {
   const lines: Array<{ level: string; fields: Record<string, unknown>; msg: string | undefined }> = [];
   const make = (bound: Record<string, unknown>): Logger => {
     const at = (level: string) => (objOrMsg: object | string, msg?: string) =>
       lines.push(typeof objOrMsg === 'string' ? { level, fields: { ...bound }, msg: objOrMsg } : { level, fields: { ...bound, ...(objOrMsg as Record<string, unknown>) }, msg });
-    return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (fields) => make({ ...bound, ...fields }) };
+    return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (fields) => make({ ...bound, ...fields }), ...(writes ? { isLevelEnabled: writes } : {}) };
   };
   return { logger: make({}), lines };
 }
@@ -48,8 +52,8 @@ afterEach(async () => {
   exporter.reset();
 });
 
-async function serve(options: { telemetry?: boolean; nodeId?: string; accessLog?: boolean; logPayloads?: boolean } = {}) {
-  const { logger, lines } = recordingLogger();
+async function serve(options: { telemetry?: boolean; nodeId?: string; accessLog?: boolean; logPayloads?: boolean; writes?: (level: LogLevel) => boolean } = {}) {
+  const { logger, lines } = recordingLogger(options.writes);
   const host = await buildHost([notes], { logger, ...(options.telemetry ? { telemetry: { tracerProvider, propagator: new W3CTraceContextPropagator() } } : {}) });
   server = await listen(
     createMcpApp(host, { ...(options.nodeId ? { nodeId: options.nodeId } : {}), ...(options.accessLog === false ? { accessLog: false } : {}), ...(options.logPayloads ? { logPayloads: true } : {}) }),
@@ -124,6 +128,33 @@ describe('the access log', () => {
     const call = access().find((l) => typeof l.fields.request === 'string' && (l.fields.request).includes('"tools/call"'));
     expect(call?.fields.request).toMatch(/…\[cut\]$/);
     expect((call?.fields.request as string).length).toBe(16 * 1024 + '…[cut]'.length);
+  });
+
+  it('builds no line for a logger that writes no info (asked per request: a level raised later is followed)', async () => {
+    let level: LogLevel = 'warn';
+    const { access } = await serve({ writes: (asked) => asked !== 'silent' && ['trace', 'debug', 'info', 'warn', 'error'].indexOf(asked) >= ['trace', 'debug', 'info', 'warn', 'error'].indexOf(level) });
+    client = await connectClient('v2 client, 2026-07-28 protocol', server!.url('/mcp'));
+    await client.callTool('save_note', { text: 'hello' });
+    // The recording logger keeps every call: none was made.
+    expect(access()).toEqual([]);
+    level = 'info';
+    await client.callTool('save_note', { text: 'again' });
+    expect(access().filter((l) => l.fields.mcpMethod === 'tools/call')).toHaveLength(1);
+  });
+
+  it.each([
+    ['accessLog: false', { accessLog: false }],
+    ['a logger that writes no info', { writes: (level: LogLevel) => level === 'warn' || level === 'error' }],
+  ] as const)('leaves spans continuing the traceparent header with %s', async (_, options) => {
+    const { access } = await serve({ telemetry: true, ...options });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    client = await connectClient('v2 client, 2026-07-28 protocol', server!.url('/mcp'), { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    await client.callTool('save_note', { text: 'hello' });
+    const span = exporter.getFinishedSpans().find((s) => s.name === 'tools/call save_note');
+    expect(span?.spanContext().traceId).toBe(traceId);
+    expect(span?.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(span?.attributes['network.transport']).toBe('tcp');
+    expect(access()).toEqual([]);
   });
 
   it('is off with accessLog: false', async () => {

@@ -49,6 +49,20 @@ function captureResponse(res: ServerResponse): () => string {
   return () => cut(chunks.join(''));
 }
 
+/** Whether `logger` would write the access log's `info` lines (a logger that cannot say is taken to). */
+export function writesAccessLines(logger: Logger): boolean {
+  return logger.isLevelEnabled?.('info') !== false;
+}
+
+/**
+ * The record of a request whose access line will not be written (the log is
+ * off, or its logger writes no `info`) while spans are recorded: what they
+ * continue from the HTTP headers, and no listener on the response.
+ */
+export function spansRecord(req: IncomingMessage): RequestRecord {
+  return { traceHeaders: traceHeadersOf(req), transport: 'tcp' };
+}
+
 /**
  * Starts the record of one request; its line is logged when `res` closes.
  * With `payloads` (the app's `logPayloads`), the line also carries the bodies.

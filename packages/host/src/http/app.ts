@@ -11,7 +11,7 @@ import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
 import { withToolFilters, type Selection } from '../selection.js';
 import { attachRequestRecord, withRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
-import { startAccessLog } from './accessLog.js';
+import { spansRecord, startAccessLog, writesAccessLines } from './accessLog.js';
 import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import type { CatalogContext } from './catalog.js';
@@ -56,8 +56,10 @@ interface Scope {
   readonly route: Route;
   readonly tenant: string | undefined;
   readonly sources: SelectionSources;
-  /** The access log's record of this request, when the log is on. */
+  /** This request's record: the access log's, when its line will be written, else (spans recorded) one for the spans alone. */
   readonly record: RequestRecord | undefined;
+  /** Whether the access log writes this request's line (so the record should learn the toolsets served). */
+  readonly logged: boolean;
   onFinish(done: () => void): void;
 }
 
@@ -192,7 +194,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       authInfo,
       onFinish: scope.onFinish,
       resolveSelection: () => selectionFor(scope, authInfo),
-      ...servedTo(scope.record),
+      ...servedTo(scope.logged ? scope.record : undefined),
       ...(scope.record?.receivedBody ? { received: scope.record.receivedBody } : {}),
       refuseScopes: (toolsets) => {
         if (!auth || !authInfo) return undefined;
@@ -246,12 +248,12 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       servers: sharedServers,
       stats: host.stats,
       authenticate: (request) => (auth ? auth.verify(request()) : undefined),
-      plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope.record) }),
+      plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope.logged ? scope.record : undefined) }),
       write: writeResponse,
     };
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown, record: RequestRecord | undefined): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, parsedBody: unknown, record: RequestRecord | undefined, logged: boolean): Promise<void> {
     if (resolved.nodeId !== undefined) res.setHeader('x-reactor-node', resolved.nodeId);
     const target = splitTarget(req.url);
     if (!target) return writeJson(res, 400, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Bad Request: the request target must be a path'));
@@ -285,8 +287,6 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       logger.error({ err: error instanceof Error ? error : undefined }, `the tenant(req) option threw: ${errorMessage(error)}`);
       return writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the tenant of this request could not be resolved'));
     }
-    const finishers: Array<() => void> = [];
-    res.once('close', () => finishers.forEach((done) => done()));
     const scope: Scope = {
       route,
       tenant,
@@ -297,7 +297,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
         filterHeaders: toolFilterHeaderValues(req.headers, () => req.headersDistinct),
       },
       record,
-      onFinish: (done) => finishers.push(done),
+      logged,
+      onFinish: (done) => whenClosed(res, done),
     };
     const traced = record && telemetry ? record : undefined;
     const fetch = (request: Request) => {
@@ -320,9 +321,11 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const app = ((req: IncomingMessage, res: ServerResponse, third?: unknown) => {
     const next = typeof third === 'function' ? (third as (error?: unknown) => void) : undefined;
     const parsedBody = third !== undefined && next === undefined ? third : frameworkParsedBody(req);
-    const record = resolved.accessLog ? startAccessLog(req, res, logger, resolved.nodeId, resolved.logPayloads) : undefined;
+    // Asked per request: a pino logger's level may be changed while it runs.
+    const logged = resolved.accessLog && writesAccessLines(logger);
+    const record = logged ? startAccessLog(req, res, logger, resolved.nodeId, resolved.logPayloads) : telemetry ? spansRecord(req) : undefined;
     const answer = () =>
-      serve(req, res, next, parsedBody, record).catch((error: unknown) => {
+      serve(req, res, next, parsedBody, record, logged).catch((error: unknown) => {
         onerror(error instanceof Error ? error : new Error(errorMessage(error)));
         writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error'));
       });
@@ -346,6 +349,15 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       logger.debug({}, 'MCP app closed');
     })());
   return app;
+}
+
+/**
+ * Calls `done` when `res` closes (at once if it has): only a request handed
+ * to a session asks, so the others register no listener.
+ */
+function whenClosed(res: ServerResponse, done: () => void): void {
+  if (res.closed) done();
+  else res.once('close', done);
 }
 
 /** Tells the access log's record which toolsets answered (nothing without a record). */
