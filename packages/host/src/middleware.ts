@@ -133,30 +133,32 @@ export function composeMiddleware(layers: readonly MiddlewareOfExtension[], meth
   if (applicable.length === 0) return undefined;
   // Outermost first at call time: the last applied runs first.
   const outermostFirst = applicable.reverse();
-  return async (call, terminal) => {
+  return (call, terminal) => {
     // Errors of the request itself (an unknown resource, say) pass through the
-    // layers as they are: only a layer's own failure is blamed on it.
-    const passing = new WeakSet<object>();
+    // layers as they are: only a layer's own failure is blamed on it. The set
+    // is made only when the request throws: a WeakSet per call would cost
+    // every call an allocation the garbage collector treats specially.
+    let passing: WeakSet<object> | undefined;
     const step = async (index: number, current: MiddlewareCall): Promise<unknown> => {
       const layer = outermostFirst[index];
       if (layer === undefined) {
         try {
           return await terminal(current.arguments);
         } catch (error) {
-          if (typeof error === 'object' && error !== null) passing.add(error);
+          if (typeof error === 'object' && error !== null) (passing ??= new WeakSet()).add(error);
           throw error;
         }
       }
-      const next: MiddlewareNext = async (changes) =>
-        await step(index + 1, changes?.arguments !== undefined ? { ...current, arguments: changes.arguments } : current);
+      // Not async itself: `step` already answers with a promise (one wrapper fewer per layer).
+      const next: MiddlewareNext = (changes) => step(index + 1, changes?.arguments !== undefined ? { ...current, arguments: changes.arguments } : current);
       try {
         return await layer.middleware.handle(current, next);
       } catch (error) {
         // A failure further in was already attributed; pass it on untouched.
-        if (error instanceof MiddlewareFailure || (typeof error === 'object' && error !== null && passing.has(error))) throw error;
+        if (error instanceof MiddlewareFailure || (typeof error === 'object' && error !== null && passing?.has(error) === true)) throw error;
         throw new MiddlewareFailure(layer.middleware.name, layer.extension, error);
       }
     };
-    return await step(0, call);
+    return step(0, call);
   };
 }
