@@ -17,7 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { BEFORE_PATH, SPANS_PATH } from '../frameworks/reactor.js';
+import { BEFORE_PATH, MIDDLEWARE_QUERY, SPANS_PATH } from '../frameworks/reactor.js';
 import { Target } from './load.js';
 import { measuredLoad, startServer, type MeasuredLoad, type ServerProcess } from './processes.js';
 import { median } from './stats.js';
@@ -38,6 +38,8 @@ export interface CompareOptions {
   readonly pin: boolean;
   /** Both builds with OpenTelemetry on (one set of SDK providers, exporting to nowhere). */
   readonly telemetry?: boolean;
+  /** Both builds serving the call through one no-op middleware (the opt-in toolset that carries it selected). */
+  readonly middleware?: boolean;
 }
 
 /** One slice: a build under load for a while. */
@@ -82,12 +84,13 @@ async function pairedSlices(options: Pick<CompareOptions, 'sliceMs' | 'rounds'>,
 
 /** Runs the comparison. */
 export async function compareBuilds(options: CompareOptions): Promise<Comparison> {
-  const server = await startServer('builds', 'builds', ['--before', options.before, '--tools', String(options.tools), ...(options.telemetry ? ['--telemetry'] : [])]);
+  const server = await startServer('builds', 'builds', ['--before', options.before, '--tools', String(options.tools), ...(options.telemetry ? ['--telemetry'] : []), ...(options.middleware ? ['--middleware'] : [])]);
+  const query = options.middleware ? MIDDLEWARE_QUERY : '';
   const target = new Target('builds', server.origin, options.concurrency);
   try {
     const pinned = options.pin && process.platform === 'linux' && availableParallelism() >= 2 && pin(server.pid, 1) && pin(process.pid, 0);
     const paired = await pairedSlices(options, (side, durationMs) =>
-      measuredLoad(server, { target, era: options.era, method: options.method, tools: options.tools, path: side === 'before' ? BEFORE_PATH : '/mcp' }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency }),
+      measuredLoad(server, { target, era: options.era, method: options.method, tools: options.tools, path: `${side === 'before' ? BEFORE_PATH : '/mcp'}${query}` }, { durationMs, concurrency: options.concurrency, minRequests: options.concurrency }),
     );
     if (!options.telemetry) return { ...paired, pinned };
     const answer = await target.pool.request({ path: SPANS_PATH, method: 'GET' });

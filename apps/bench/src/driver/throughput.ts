@@ -7,6 +7,7 @@
  * and after each), what a call costs the server whatever the load generator
  * on the same machine takes.
  */
+import { MIDDLEWARE_QUERY } from '../frameworks/reactor.js';
 import { Target, type Load } from './load.js';
 import { measuredLoad, startServer, type ServerProcess, type ServerScript } from './processes.js';
 import { rotation } from './stats.js';
@@ -28,7 +29,7 @@ export const SCENARIOS = {
   'call.session': { server: 'sdkSession', era: '2025-session', method: 'tools/call' },
   // Middleware on and off in the same process (the layer's toolset selected or not), so
   // the ratio compares like with like: same heap, same JIT, same share of the rounds.
-  'call.reactorMiddleware2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call', path: '/mcp?toolsets=catalogue,pass-through' },
+  'call.reactorMiddleware2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call', path: `/mcp${MIDDLEWARE_QUERY}` },
   'call.reactorMiddlewareOff2026': { server: 'reactorMiddleware', era: '2026', method: 'tools/call', path: '/mcp' },
   // The ceiling: bare node:http replaying Reactor's own 2026-07-28 answers.
   'list.ceiling2026': { server: 'ceiling', era: '2026', method: 'tools/list' },

@@ -13,6 +13,8 @@ export const BEFORE_PATH = '/before/mcp';
 
 /** Where `servers/builds.ts`, started with `--telemetry`, says how many spans it exported (a JSON number). */
 export const SPANS_PATH = '/telemetry/spans';
+/** The query that selects the opt-in toolset whose no-op middleware wraps every call (served with `middleware: true`). */
+export const MIDDLEWARE_QUERY = '?toolsets=catalogue,pass-through';
 
 /** A build of `@reactor/host`: this workspace's, or another one loaded from its `dist` (`compare.ts`). */
 export type HostModule = Pick<typeof current, 'buildHost' | 'createMcpApp' | 'defineExtension' | 'defineTool' | 'silentLogger'>;

@@ -6,7 +6,9 @@
  * same moments: the comparison reads each one's share of the process's CPU.
  * With `--telemetry`, both record spans and the operation histogram through
  * one set of OpenTelemetry SDK providers that drop what they export, and
- * `GET /telemetry/spans` answers how many spans were exported.
+ * `GET /telemetry/spans` answers how many spans were exported. With
+ * `--middleware`, both also offer the opt-in toolset whose one no-op
+ * middleware wraps every `tools/call` (`MIDDLEWARE_QUERY` selects it).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -28,8 +30,9 @@ try {
 const tools = argNumber('tools', 100);
 const sdk = argFlag('telemetry') ? droppingTelemetry() : undefined;
 const telemetry = sdk ? { tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider } : undefined;
-const then = await reactorApp(tools, { sessions: false, path: BEFORE_PATH, ...(telemetry ? { telemetry } : {}) }, before);
-const now = await reactorApp(tools, { sessions: false, ...(telemetry ? { telemetry } : {}) });
+const middleware = argFlag('middleware');
+const then = await reactorApp(tools, { sessions: false, middleware, path: BEFORE_PATH, ...(telemetry ? { telemetry } : {}) }, before);
+const now = await reactorApp(tools, { sessions: false, middleware, ...(telemetry ? { telemetry } : {}) });
 
 async function spans(res: ServerResponse): Promise<void> {
   await sdk?.flush();
