@@ -38,6 +38,19 @@ export interface ClientIdentity {
   readonly clientCapabilities: unknown;
 }
 
+/**
+ * A selection's canonical query, written once per selection object: the app
+ * hands every request of one URL the same (memoized) selection, and the
+ * query's sorting and percent-encoding cost a request more than the rest of
+ * its key. Selections are not changed once made (their sets are read-only).
+ */
+const queries = new WeakMap<Selection, string>();
+function queryOf(selection: Selection): string {
+  let query = queries.get(selection);
+  if (query === undefined) queries.set(selection, (query = selectionToQuery(selection)));
+  return query;
+}
+
 /** More identities than this per blueprint (a client varying its envelope per request) are served by the per-request path. */
 const MAX_SERVERS_PER_BLUEPRINT = 32;
 
@@ -54,7 +67,7 @@ export class SharedServers {
     if (this.closed) return undefined;
     let servers = this.byBlueprint.get(blueprint);
     if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Promise<SharedServer | undefined>>()));
-    const key = JSON.stringify([selectionToQuery(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
+    const key = JSON.stringify([queryOf(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
     const known = servers.get(key);
     if (known) return known;
     if (servers.size >= MAX_SERVERS_PER_BLUEPRINT) return undefined;
