@@ -80,6 +80,8 @@ describe('middleware on minted servers', () => {
     const failed = await conn.callTool('echo', { text: 'y' });
     expect(failed.isError).toBe(true);
     expect(JSON.stringify(failed.content)).toContain('writes-the-tool');
+    // …and is reported once, with its extension, as a failure of the call phase.
+    expect(host.report().problems.filter((p) => p.code === ErrorCodes.MIDDLEWARE_FAILED)).toEqual([expect.objectContaining({ extension: 'writer', subject: 'writes-the-tool', phase: 'call' })]);
     await conn.callTool('echo', { text: 'z' });
     expect(calls[2]!.tool).toBe(first!.tool);
     expect(calls[2]!.tool).toEqual({ name: 'echo', extension: 'content', toolset: 'content' });

@@ -61,12 +61,14 @@ export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInf
       // that spreads and then adds keys costs a microsecond or so, and every call through a layer made one.
       // Layers may pass the request's signal on: a real one, even where the host's own readers get a deferred one (sdk/deferredAbort.ts).
       const call: MiddlewareCall = { method: 'tools/call', name: calledAs, tool: toolDescription(tool), arguments: rawArgs, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx: withRealSignal(ctx) };
+      // The chain directly, not through `run` (one async wrapper fewer a call): its failure is reported here.
       try {
         // A layer may answer with any value a handler may return: converted the same way.
-        return toCallToolResult(await run(toolsCall, call, (args) => tool.invoke(args, ctx, connection)), false);
+        return toCallToolResult(await toolsCall(call, (args) => tool.invoke(args, ctx, connection)), false);
       } catch (error) {
-        if (error instanceof MiddlewareFailure) return toolErrorResult(error.message);
-        throw error;
+        if (!(error instanceof MiddlewareFailure)) throw error;
+        report(error, 'tools/call', reporting);
+        return toolErrorResult(error.message);
       }
     },
   };
