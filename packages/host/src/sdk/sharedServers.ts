@@ -38,17 +38,31 @@ export interface ClientIdentity {
   readonly clientCapabilities: unknown;
 }
 
+/** How many selections' queries {@link RecentQueries} keeps. */
+const RECENT_QUERIES = 8;
+
 /**
- * A selection's canonical query, written once per selection object: the app
- * hands every request of one URL the same (memoized) selection, and the
+ * The canonical queries of the selections seen last, found by identity: the
+ * app hands every request of one URL the same (memoized) selection, and the
  * query's sorting and percent-encoding cost a request more than the rest of
- * its key. Selections are not changed once made (their sets are read-only).
+ * its server's key. A ring, not a `WeakMap`: a selection made per request (a
+ * header decides it) would add an entry on every request, which the garbage
+ * collector pays for; here it only takes a slot. Selections are not changed
+ * once made (their sets are read-only).
  */
-const queries = new WeakMap<Selection, string>();
-function queryOf(selection: Selection): string {
-  let query = queries.get(selection);
-  if (query === undefined) queries.set(selection, (query = selectionToQuery(selection)));
-  return query;
+export class RecentQueries {
+  readonly #selections: Array<Selection | undefined> = new Array<Selection | undefined>(RECENT_QUERIES).fill(undefined);
+  readonly #queries: string[] = new Array<string>(RECENT_QUERIES).fill('');
+  #next = 0;
+
+  of(selection: Selection): string {
+    for (let i = 0; i < RECENT_QUERIES; i++) if (this.#selections[i] === selection) return this.#queries[i]!;
+    const query = selectionToQuery(selection);
+    this.#selections[this.#next] = selection;
+    this.#queries[this.#next] = query;
+    this.#next = (this.#next + 1) % RECENT_QUERIES;
+    return query;
+  }
 }
 
 /** More identities than this per blueprint (a client varying its envelope per request) are served by the per-request path. */
@@ -57,6 +71,7 @@ const MAX_SERVERS_PER_BLUEPRINT = 32;
 export class SharedServers {
   private readonly byBlueprint = new WeakMap<Blueprint, Map<string, Promise<SharedServer | undefined>>>();
   private readonly open = new Set<McpServer>();
+  private readonly queries = new RecentQueries();
   private closed = false;
 
   /** `stats` counts the calls answered by the lean `tools/call` (leanToolsCall.ts). */
@@ -67,7 +82,7 @@ export class SharedServers {
     if (this.closed) return undefined;
     let servers = this.byBlueprint.get(blueprint);
     if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Promise<SharedServer | undefined>>()));
-    const key = JSON.stringify([queryOf(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
+    const key = JSON.stringify([this.queries.of(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
     const known = servers.get(key);
     if (known) return known;
     if (servers.size >= MAX_SERVERS_PER_BLUEPRINT) return undefined;
