@@ -8,7 +8,7 @@ import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server
 import type { Blueprint, ConnectionInfo, ServedTool } from './blueprint.js';
 import { ErrorCodes } from './errors.js';
 import type { Logger } from './logger.js';
-import { MiddlewareFailure, type MiddlewareCall, type MiddlewareChain, type MiddlewareMethod } from './middleware.js';
+import { MiddlewareFailure, type MiddlewareCall, type MiddlewareMethod } from './middleware.js';
 import type { ProblemLog } from './problems.js';
 import { withRealSignal } from './sdk/deferredAbort.js';
 import { toCallToolResult, toolErrorResult, type InputRequiredResult } from './tool.js';
@@ -38,21 +38,18 @@ export interface ServerMiddleware {
 export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInfo, reporting: MiddlewareReporting): ServerMiddleware | undefined {
   const chains = blueprint.middleware;
   if (Object.keys(chains).length === 0) return undefined;
-  /** Runs `call` through the chain of its method; a layer's failure is reported once. */
-  const run = async <T>(chain: MiddlewareChain, call: MiddlewareCall, terminal: (args: Record<string, unknown> | undefined) => Promise<T>): Promise<T> => {
-    try {
-      return (await chain(call, terminal)) as T;
-    } catch (error) {
-      if (error instanceof MiddlewareFailure) report(error, call.method, reporting);
-      throw error;
-    }
-  };
   const toolsCall = chains['tools/call'];
   return {
     async around(method, details, ctx, terminal) {
       const chain = chains[method];
       if (!chain) return await terminal(details.arguments);
-      return await run(chain, { method, ...details, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx }, terminal);
+      try {
+        return (await chain({ method, ...details, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx }, terminal)) as Awaited<ReturnType<typeof terminal>>;
+      } catch (error) {
+        // A layer's failure is reported once, here, and answered as the request's error.
+        if (error instanceof MiddlewareFailure) report(error, method, reporting);
+        throw error;
+      }
     },
     async callTool(tool, calledAs, rawArgs, ctx) {
       // No layer wraps tools/call (others do): the call as the chain's end would make it.
@@ -61,12 +58,12 @@ export function serverMiddleware(blueprint: Blueprint, connection: ConnectionInf
       // that spreads and then adds keys costs a microsecond or so, and every call through a layer made one.
       // Layers may pass the request's signal on: a real one, even where the host's own readers get a deferred one (sdk/deferredAbort.ts).
       const call: MiddlewareCall = { method: 'tools/call', name: calledAs, tool: toolDescription(tool), arguments: rawArgs, selection: connection.selection, toolsets: connection.toolsets, tenant: connection.tenant, ctx: withRealSignal(ctx) };
-      // The chain directly, not through `run` (one async wrapper fewer a call): its failure is reported here.
       try {
         // A layer may answer with any value a handler may return: converted the same way.
         return toCallToolResult(await toolsCall(call, (args) => tool.invoke(args, ctx, connection)), false);
       } catch (error) {
         if (!(error instanceof MiddlewareFailure)) throw error;
+        // Reported once, as `around` reports one; a tools/call answers it as an error result (fail closed).
         report(error, 'tools/call', reporting);
         return toolErrorResult(error.message);
       }

@@ -55,11 +55,12 @@ export function writesAccessLines(logger: Logger): boolean {
 }
 
 /**
- * The record of a request whose access line will not be written (the log is
- * off, or its logger writes no `info`) while spans are recorded: what they
- * continue from the HTTP headers, and no listener on the response.
+ * The record of an HTTP request: the trace context its headers carry, over
+ * TCP. Alone (no listener on the response), it is what spans need of a
+ * request whose access line will not be written (the log is off, or its
+ * logger writes no `info`); {@link startAccessLog} starts from it.
  */
-export function spansRecord(req: IncomingMessage): RequestRecord {
+export function httpRequestRecord(req: IncomingMessage): RequestRecord {
   return { traceHeaders: traceHeadersOf(req), transport: 'tcp' };
 }
 
@@ -69,11 +70,9 @@ export function spansRecord(req: IncomingMessage): RequestRecord {
  */
 export function startAccessLog(req: IncomingMessage, res: ServerResponse, logger: Logger, nodeId: string | undefined, payloads = false): RequestRecord {
   let requestBody: string | undefined;
-  const record: RequestRecord = {
-    traceHeaders: traceHeadersOf(req),
-    transport: 'tcp',
-    ...(payloads ? { receivedBody: (body: unknown) => void (requestBody = body === undefined ? undefined : cut(JSON.stringify(body))) } : {}),
-  };
+  const record: RequestRecord = payloads
+    ? { ...httpRequestRecord(req), receivedBody: (body: unknown) => void (requestBody = body === undefined ? undefined : cut(JSON.stringify(body))) }
+    : httpRequestRecord(req);
   const responseBody = payloads ? captureResponse(res) : undefined;
   const started = performance.now();
   res.once('close', () => {

@@ -11,7 +11,7 @@ import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
 import { withToolFilters, type Selection } from '../selection.js';
 import { attachRequestRecord, withRequestRecord, type RequestRecord } from '../telemetry/requestRecord.js';
-import { spansRecord, startAccessLog, writesAccessLines } from './accessLog.js';
+import { httpRequestRecord, startAccessLog, writesAccessLines } from './accessLog.js';
 import { deniedToolsets } from '../toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import type { CatalogContext } from './catalog.js';
@@ -194,7 +194,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       authInfo,
       onFinish: scope.onFinish,
       resolveSelection: () => selectionFor(scope, authInfo),
-      ...servedTo(scope.logged ? scope.record : undefined),
+      ...servedTo(scope),
       ...(scope.record?.receivedBody ? { received: scope.record.receivedBody } : {}),
       refuseScopes: (toolsets) => {
         if (!auth || !authInfo) return undefined;
@@ -248,7 +248,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       servers: sharedServers,
       stats: host.stats,
       authenticate: (request) => (auth ? auth.verify(request()) : undefined),
-      plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope.logged ? scope.record : undefined) }),
+      plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope) }),
       write: writeResponse,
     };
   }
@@ -323,7 +323,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     const parsedBody = third !== undefined && next === undefined ? third : frameworkParsedBody(req);
     // Asked per request: a pino logger's level may be changed while it runs.
     const logged = resolved.accessLog && writesAccessLines(logger);
-    const record = logged ? startAccessLog(req, res, logger, resolved.nodeId, resolved.logPayloads) : telemetry ? spansRecord(req) : undefined;
+    const record = logged ? startAccessLog(req, res, logger, resolved.nodeId, resolved.logPayloads) : telemetry ? httpRequestRecord(req) : undefined;
     const answer = () =>
       serve(req, res, next, parsedBody, record, logged).catch((error: unknown) => {
         onerror(error instanceof Error ? error : new Error(errorMessage(error)));
@@ -360,9 +360,9 @@ function whenClosed(res: ServerResponse, done: () => void): void {
   else res.once('close', done);
 }
 
-/** Tells the access log's record which toolsets answered (nothing without a record). */
-function servedTo(record: RequestRecord | undefined): { served?: (toolsets: ReadonlySet<string>) => void } {
-  return record ? { served: (toolsets) => void (record.toolsets = [...toolsets].join(',')) } : {};
+/** Tells the access log's record which toolsets answered (nothing when no line will be written). */
+function servedTo({ record, logged }: Pick<Scope, 'record' | 'logged'>): { served?: (toolsets: ReadonlySet<string>) => void } {
+  return record && logged ? { served: (toolsets) => void (record.toolsets = [...toolsets].join(',')) } : {};
 }
 
 /** The request with its body, already read, to be read again (by the per-request path after the fast path gave up). */
