@@ -19,6 +19,7 @@ import { floorHandler } from '../src/frameworks/floor.js';
 import { startFastmcp } from '../src/frameworks/fastmcp.js';
 import { reactorApp } from '../src/frameworks/reactor.js';
 import { reactorTelemetryApps } from '../src/frameworks/reactorTelemetry.js';
+import { FLOOR_SCOPE } from '../src/frameworks/sdkFloor.js';
 import { sdkPerRequest, sdkPerSession, sdkSession } from '../src/frameworks/sdk.js';
 
 const TOOLS = 5;
@@ -84,16 +85,32 @@ describe('the servers answer the driver correctly', () => {
     expect((await call('/otel-api')).requests).toBeGreaterThanOrEqual(4);
     await apps.flush();
     expect(apps.exportedSpans()).toBe(0);
-    expect((await call('/otel-metrics')).requests).toBeGreaterThanOrEqual(4);
+    const metrics = await call('/otel-metrics');
+    expect(metrics.requests).toBeGreaterThanOrEqual(4);
     await apps.flush();
     expect(apps.exportedSpans()).toBe(0);
+    expect(apps.recordedOperations('@reactor/host')).toBe(metrics.requests);
     const on = await call('/otel');
     await apps.flush();
-    // One server span per tools/call, handed to the (dropping) exporter.
+    // One server span per tools/call, handed to the (dropping) exporter, and one histogram point.
     expect(apps.exportedSpans()).toBe(on.requests);
+    expect(apps.recordedOperations('@reactor/host')).toBe(metrics.requests + on.requests);
     const traces = await call('/otel-traces');
     await apps.flush();
     expect(apps.exportedSpans()).toBe(on.requests + traces.requests);
+  });
+
+  it("the SDK's floor at /otel-sdk: a host with telemetry off answers, and each call leaves one span and one operation-duration point under the floor's own scope", async () => {
+    const apps = await reactorTelemetryApps(TOOLS);
+    closers.push(() => apps.close());
+    const t = target('reactor telemetry', await listen(apps.listener));
+    const floor = await runLoad({ target: t, era: '2026', method: 'tools/call', tools: TOOLS, path: '/otel-sdk' }, { durationMs: 0, concurrency: 2, minRequests: 4 });
+    expect(floor.requests).toBeGreaterThanOrEqual(4);
+    await apps.flush();
+    expect(apps.exportedSpans()).toBe(floor.requests);
+    expect(apps.recordedOperations(FLOOR_SCOPE)).toBe(floor.requests);
+    // The host itself recorded nothing: its telemetry is off there.
+    expect(apps.recordedOperations('@reactor/host')).toBe(0);
   });
 
   it('the SDK, a fresh server per request: 2025 stateless and 2026-07-28 requests', async () => {

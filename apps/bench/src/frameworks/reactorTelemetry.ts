@@ -9,7 +9,9 @@
  * providers: the host's telemetry plumbing with no SDK behind it, so the
  * overhead can be split between the host and the SDK. `/otel-traces` records
  * spans only (the API's no-op meter), `/otel-metrics` the histogram only (the
- * API's no-op tracer): what each half of the SDK's work costs.
+ * API's no-op tracer): what each half of the SDK's work costs. `/otel-sdk`
+ * is the SDK's floor (`sdkFloor.ts`): the least a host must ask of the SDK,
+ * with none of the host's plumbing, so the best ratio any host could reach.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
@@ -18,12 +20,21 @@ import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanEx
 import { createNoopMeter, ProxyTracerProvider, type MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
 import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type TelemetryOptions } from '@reactor/host';
 import { answer, catalogue } from '../catalogue.js';
+import { MODERN_VERSION } from '../driver/wire.js';
+import { sdkFloor } from './sdkFloor.js';
 
-/** Drops what it is given, counting spans (so a test can see the SDK did record). */
+/** Drops what it is given, counting spans and operation-duration points (so a test can see the SDK did record). */
 class DroppingExporter implements SpanExporter, PushMetricExporter {
   spans = 0;
+  /** `mcp.server.operation.duration` points recorded so far, by instrumentation scope (cumulative, as last exported). */
+  readonly operations = new Map<string, number>();
   export(items: ReadableSpan[] | ResourceMetrics, done: (result: ExportResult) => void): void {
     if (Array.isArray(items)) this.spans += items.length;
+    else
+      for (const scope of items.scopeMetrics)
+        for (const metric of scope.metrics)
+          if (metric.descriptor.name === 'mcp.server.operation.duration')
+            this.operations.set(scope.scope.name, metric.dataPoints.reduce((sum, point) => sum + (typeof point.value === 'object' ? point.value.count : 0), 0));
     done({ code: ExportResultCode.SUCCESS });
   }
   selectAggregationTemporality(): AggregationTemporality {
@@ -43,6 +54,9 @@ export interface DroppingTelemetry {
   readonly meterProvider: MeterProvider;
   /** Spans the exporter was handed so far (after `flush`). */
   exportedSpans(): number;
+  /** `mcp.server.operation.duration` points recorded under an instrumentation scope so far (after `flush`). */
+  recordedOperations(scope: string): number;
+  /** Exports what the span processor holds and what the meter has aggregated. */
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }
@@ -60,7 +74,10 @@ export function droppingTelemetry(): DroppingTelemetry {
     tracerProvider,
     meterProvider,
     exportedSpans: () => exporter.spans,
-    flush: () => tracerProvider.forceFlush(),
+    recordedOperations: (scope) => exporter.operations.get(scope) ?? 0,
+    flush: async () => {
+      await Promise.all([tracerProvider.forceFlush(), meterProvider.forceFlush()]);
+    },
     shutdown: async () => {
       await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
     },
@@ -72,6 +89,8 @@ export interface TelemetryApps {
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
   /** Spans the exporter was handed so far (after `flush`). */
   exportedSpans(): number;
+  /** `mcp.server.operation.duration` points recorded under an instrumentation scope so far (after `flush`). */
+  recordedOperations(scope: string): number;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -79,7 +98,11 @@ export interface TelemetryApps {
 /** The API's no-op meter provider (a tracer provider with no delegate is the API's no-op tracer's). */
 const noopMeterProvider: ApiMeterProvider = { getMeter: () => createNoopMeter() };
 
-/** The catalogue of `count` tools served with telemetry off (`/mcp`), on (`/otel`), on against no-op providers (`/otel-api`), spans only (`/otel-traces`) and the histogram only (`/otel-metrics`). */
+/**
+ * The catalogue of `count` tools served with telemetry off (`/mcp`), on (`/otel`), on against no-op
+ * providers (`/otel-api`), spans only (`/otel-traces`), the histogram only (`/otel-metrics`), and the
+ * SDK's floor (`/otel-sdk`: telemetry off, the convention's span and point made around it, `sdkFloor.ts`).
+ */
 export async function reactorTelemetryApps(count: number): Promise<TelemetryApps> {
   const tools = catalogue(count);
   const extension = () =>
@@ -96,14 +119,27 @@ export async function reactorTelemetryApps(count: number): Promise<TelemetryApps
   const apiOnly = await hostWith({ tracerProvider: new ProxyTracerProvider(), meterProvider: noopMeterProvider }, '/otel-api');
   const tracesOnly = await hostWith({ tracerProvider, meterProvider: noopMeterProvider }, '/otel-traces');
   const metricsOnly = await hostWith({ tracerProvider: new ProxyTracerProvider(), meterProvider }, '/otel-metrics');
+  const untraced = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger }), { sessions: false, path: '/otel-sdk' });
+  const floor = sdkFloor(untraced, sdk, { extension: 'catalogue', toolset: 'catalogue', protocolVersion: MODERN_VERSION });
   const route = (url: string) =>
-    url.startsWith('/otel-api') ? apiOnly : url.startsWith('/otel-traces') ? tracesOnly : url.startsWith('/otel-metrics') ? metricsOnly : url.startsWith('/otel') ? on : off;
+    url.startsWith('/otel-api')
+      ? apiOnly
+      : url.startsWith('/otel-traces')
+        ? tracesOnly
+        : url.startsWith('/otel-metrics')
+          ? metricsOnly
+          : url.startsWith('/otel-sdk')
+            ? floor
+            : url.startsWith('/otel')
+              ? on
+              : off;
   return {
     listener: (req, res) => route(req.url ?? '')(req, res),
     exportedSpans: () => sdk.exportedSpans(),
+    recordedOperations: (scope) => sdk.recordedOperations(scope),
     flush: () => sdk.flush(),
     async close() {
-      await Promise.all([off, on, apiOnly, tracesOnly, metricsOnly].map((app) => app.close()));
+      await Promise.all([off, on, apiOnly, tracesOnly, metricsOnly, untraced].map((app) => app.close()));
       await sdk.shutdown();
     },
   };
