@@ -38,7 +38,7 @@ describe('the CPU tables', () => {
 });
 
 describe('the telemetry row', () => {
-  it("judges on ÷ off by rate, and splits the overhead: the host alone, spans alone, the histogram alone, and the SDK's floor any host is held to", () => {
+  it("judges on ÷ off by rate, and splits the overhead: the host alone, spans alone, the histogram alone, the SDK's floor any host is held to, and the set-up a deployment runs", () => {
     const telemetry = {
       tools: 100,
       off: [5000, 5000, 5000],
@@ -47,12 +47,16 @@ describe('the telemetry row', () => {
       tracesOnly: [4400, 4400, 4400],
       metricsOnly: [4900, 4900, 4900],
       sdkFloor: [4300, 4600, 4400],
+      managedOff: [4500, 4500, 4500],
+      managedOn: [3500, 3600, 3400],
       cpuOff: [160, 160, 160],
       cpuOn: [200, 190, 195],
       cpuApiOnly: [161, 162, 163],
       cpuTracesOnly: [185, 185, 185],
       cpuMetricsOnly: [166, 166, 166],
       cpuSdkFloor: [190, 185, 188],
+      cpuManagedOff: [175, 175, 175],
+      cpuManagedOn: [225, 220, 230],
     };
     const row = targetRows({ throughput: undefined, memory: undefined, coldStart: undefined, telemetry }).find((r) => r.target.includes('OpenTelemetry on'));
     // Rounds: 0.80, 0.90, 0.84: median 0.84.
@@ -60,6 +64,8 @@ describe('the telemetry row', () => {
     expect(row?.measured).toContain('spans alone 0.88× (185 µs), the histogram alone 0.98× (166 µs)');
     // Rounds: 0.86, 0.92, 0.88: median 0.88; CPU median 188.
     expect(row?.measured).toContain("the SDK's floor, its span and point around an untraced host with none of the host's plumbing: 0.88× (188 µs), the best any host could reach here");
+    // Against the first process's off: 0.70, 0.72, 0.68 (median 0.70); its own off 0.90.
+    expect(row?.measured).toContain("as deployed, with the context manager the Node SDK registers, in a process of its own: on 0.70× of the first process's off (225 µs), its own off 0.90× (175 µs))");
     expect(row?.met).toBe(false);
   });
 });

@@ -25,6 +25,8 @@ export interface ServerProcess {
   readonly name: string;
   readonly pid: number;
   readonly origin: string;
+  /** What the process told the driver about itself when it was ready (`announce`'s detail; empty when none). */
+  readonly detail: Readonly<Record<string, unknown>>;
   /** Memory after a full garbage collection in the child. */
   memory(): Promise<MemoryReading>;
   /** The process's CPU time so far (user + system, all its threads), microseconds. */
@@ -55,12 +57,12 @@ export async function startServer(name: string, script: ServerScript, args: read
     stderr = (stderr + chunk).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const ready = await new Promise<{ readonly port: number; readonly detail?: Record<string, unknown> }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server "${name}" did not start within ${START_TIMEOUT_MS} ms; its stderr: ${stderr}`)), START_TIMEOUT_MS);
     child.on('message', (message: ChildMessage) => {
       if (message.type !== 'ready') return;
       clearTimeout(timer);
-      resolve(message.port);
+      resolve(message);
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -82,7 +84,8 @@ export async function startServer(name: string, script: ServerScript, args: read
   return {
     name,
     pid,
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${ready.port}`,
+    detail: ready.detail ?? {},
     memory: async () => {
       const message = await probe('memory', 'its memory');
       return { rss: vmRss(pid) ?? message.rss, heapUsed: message.heapUsed };
