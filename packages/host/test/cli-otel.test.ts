@@ -82,6 +82,36 @@ describe('the command with OTEL_* variables', () => {
     expect(Number(point?.count)).toBe(1);
   });
 
+  it('samples traces as the standard variables say (the lever docs/observability.md gives for overhead): a dropped span is not exported, the histogram still counts every call', async () => {
+    receiver = await startOtlpReceiver();
+    child = startCommand(cli, app.root, ['--port', '0'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      // No root span is sampled; a caller's sampled trace is followed.
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    });
+    const summary = await child.line(isSummary);
+    const client = new Client({ name: 'otel-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(summary.url as string)));
+    await client.callTool({ name: 'list_spaces' });
+    await client.callTool({ name: 'list_spaces' });
+    const sampled = '5bf92f3577b34da6a3ce929d0e0e4737';
+    await client.callTool({ name: 'list_spaces', _meta: { traceparent: `00-${sampled}-00f067aa0ba902b7-01` } });
+    await client.callTool({ name: 'list_spaces', _meta: { traceparent: `00-6bf92f3577b34da6a3ce929d0e0e4738-00f067aa0ba902b7-00` } });
+    await client.close();
+
+    child.process.kill('SIGTERM');
+    const span = await receiver.span((s) => s.name === 'tools/call list_spaces');
+    expect(await child.exited).toBe(0);
+    expect(span.traceId).toBe(sampled);
+    // The exit flushed every batch: the sampled call's span is the only one.
+    expect(receiver.spans.filter((s) => s.name === 'tools/call list_spaces')).toHaveLength(1);
+    const duration = await receiver.metric('mcp.server.operation.duration');
+    const point = duration.histogram!.dataPoints.find((p) => attributesOf(p.attributes)['gen_ai.tool.name'] === 'list_spaces');
+    expect(Number(point?.count)).toBe(4);
+  });
+
   it('stays off without OTEL_* variables asking, and with OTEL_SDK_DISABLED=true', async () => {
     receiver = await startOtlpReceiver();
     child = startCommand(cli, app.root, ['--port', '0'], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SDK_DISABLED: 'true' });
