@@ -113,26 +113,29 @@ export async function reactorTelemetryApps(count: number): Promise<TelemetryApps
     });
   const sdk = droppingTelemetry();
   const { tracerProvider, meterProvider } = sdk;
-  const off = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger }), { sessions: false, path: '/mcp' });
-  const on = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, telemetry: { tracerProvider, meterProvider } }), { sessions: false, path: '/otel' });
-  const hostWith = async (telemetry: TelemetryOptions, path: string) => createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, telemetry }), { sessions: false, path });
-  const apiOnly = await hostWith({ tracerProvider: new ProxyTracerProvider(), meterProvider: noopMeterProvider }, '/otel-api');
-  const tracesOnly = await hostWith({ tracerProvider, meterProvider: noopMeterProvider }, '/otel-traces');
-  const metricsOnly = await hostWith({ tracerProvider: new ProxyTracerProvider(), meterProvider }, '/otel-metrics');
-  const untraced = createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger }), { sessions: false, path: '/otel-sdk' });
+  /** The catalogue on a host of its own at `path`, with this telemetry (none: off). */
+  const hostAt = async (path: string, telemetry?: TelemetryOptions) =>
+    createMcpApp(await buildHost([extension()], { name: 'reactor-bench', logger: silentLogger, ...(telemetry ? { telemetry } : {}) }), { sessions: false, path });
+  const off = await hostAt('/mcp');
+  const on = await hostAt('/otel', { tracerProvider, meterProvider });
+  const apiOnly = await hostAt('/otel-api', { tracerProvider: new ProxyTracerProvider(), meterProvider: noopMeterProvider });
+  const tracesOnly = await hostAt('/otel-traces', { tracerProvider, meterProvider: noopMeterProvider });
+  const metricsOnly = await hostAt('/otel-metrics', { tracerProvider: new ProxyTracerProvider(), meterProvider });
+  const untraced = await hostAt('/otel-sdk');
   const floor = sdkFloor(untraced, sdk, { extension: 'catalogue', toolset: 'catalogue', protocolVersion: MODERN_VERSION });
-  const route = (url: string) =>
-    url.startsWith('/otel-api')
-      ? apiOnly
-      : url.startsWith('/otel-traces')
-        ? tracesOnly
-        : url.startsWith('/otel-metrics')
-          ? metricsOnly
-          : url.startsWith('/otel-sdk')
-            ? floor
-            : url.startsWith('/otel')
-              ? on
-              : off;
+  // Longer prefixes first: every path but /mcp starts with /otel.
+  const routes = [
+    ['/otel-api', apiOnly],
+    ['/otel-traces', tracesOnly],
+    ['/otel-metrics', metricsOnly],
+    ['/otel-sdk', floor],
+    ['/otel', on],
+  ] as const;
+  // A plain loop: it runs on every measured request, /mcp's included, so it makes no closure.
+  const route = (url: string) => {
+    for (const [prefix, app] of routes) if (url.startsWith(prefix)) return app;
+    return off;
+  };
   return {
     listener: (req, res) => route(req.url ?? '')(req, res),
     exportedSpans: () => sdk.exportedSpans(),
