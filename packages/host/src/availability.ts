@@ -8,24 +8,8 @@
  * is a configuration state, not a failure: the host is not degraded by it.
  */
 import { errorMessage } from './errors.js';
-import type { McpExtension } from './extension.js';
+import type { ExtensionAvailability, McpExtension, Unavailable } from './extension.js';
 import type { Toolset } from './toolset.js';
-
-/** What `McpExtension.availability()` answers. */
-export interface ExtensionAvailability {
-  /** False when the extension cannot serve its tools now. */
-  readonly available: boolean;
-  /** Why not, in one sentence (required in practice when `available` is false). */
-  readonly reason?: string;
-  /** How to enable it (an environment variable to set, a package to install). */
-  readonly hint?: string;
-}
-
-/** Why an extension (or a toolset it declares) is unavailable, as `report()` and `describe()` show it. */
-export interface Unavailable {
-  readonly reason: string;
-  readonly hint?: string;
-}
 
 /**
  * Asks an awake extension whether it is available. No method, or an answer

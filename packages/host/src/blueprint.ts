@@ -22,6 +22,9 @@ import { withTimeout } from './timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from './tool.js';
 import { CallSignal, withCallSignal } from './callSignal.js';
 
+/** The name of the host's toolset-listing tool (`listToolsets.ts`); defined here because a blueprint's own code keeps it through tool filters and collisions. */
+export const LIST_SERVER_TOOLSETS = 'list_server_toolsets';
+
 /** What a served tool's call needs to know of its connection. */
 export interface ConnectionInfo {
   readonly selection: Selection;

@@ -2,7 +2,7 @@
  * A call's own abort signal, and how a context object carries it.
  *
  * {@link CallSignal} is the `AbortSignal` a tool handler (and a middleware
- * layer, `sdk/deferredAbort.ts`) sees: made only when read, following the
+ * layer, {@link withRealSignal}) sees: made only when read, following the
  * request's signal. {@link withCallSignal} gives an object an enumerable
  * `signal` answering it through one getter shared by every such object: on
  * Node 20 (V8 11.3) an accessor whose function is new for each object gives
@@ -12,7 +12,6 @@
  * itself sits under a hidden (non-enumerable, symbol-keyed) property, which
  * spread copies leave out while reading `signal` as a value.
  */
-import type { RequestAbortSignal } from './sdk/deferredAbort.js';
 
 /**
  * A tool call's `ctx.signal`: aborted when the SDK's request signal aborts
@@ -67,4 +66,76 @@ const CALL_SIGNAL: PropertyDescriptor = {
 /** Gives `target` an enumerable `signal`: `call`'s, made when first read. Returns `target`. */
 export function withCallSignal<T extends object>(target: T, call: CallSignal): T {
   return Object.defineProperty(Object.defineProperty(target, CALL, { value: call }), 'signal', CALL_SIGNAL);
+}
+
+/** An `abort` listener: a function, or an object with `handleEvent`, as an EventTarget takes them. */
+type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
+
+/** What the host and the SDK read of a request's abort signal. */
+export type RequestAbortSignal = Pick<AbortSignal, 'aborted' | 'reason' | 'throwIfAborted' | 'addEventListener' | 'removeEventListener'>;
+
+/**
+ * A request's abort signal for the readers named above: `aborted`, `reason`,
+ * `throwIfAborted`, and `abort` listeners (each called once, in the order
+ * added, with an `Event` named `abort`). Not an `AbortSignal`: it is never
+ * handed to code that could pass it on to Node or `AbortSignal.any`.
+ */
+export class DeferredAbortSignal implements RequestAbortSignal {
+  #aborted = false;
+  #reason: unknown = undefined;
+  #listeners: AbortListener[] | undefined;
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  throwIfAborted(): void {
+    if (this.#aborted) throw this.#reason;
+  }
+
+  addEventListener(type: string, listener: AbortListener | null): void {
+    // As an EventTarget: once aborted, no abort event comes again; the same listener added twice is called once.
+    if (type !== 'abort' || listener === null || this.#aborted || this.#listeners?.includes(listener)) return;
+    (this.#listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: string, listener: AbortListener | null): void {
+    if (type !== 'abort' || !this.#listeners || listener === null) return;
+    const at = this.#listeners.indexOf(listener);
+    if (at >= 0) this.#listeners.splice(at, 1);
+  }
+
+  /** Aborts (once) with `reason`, as `AbortController#abort` does: a missing reason is an `AbortError`. */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (!listeners) return;
+    const event = new Event('abort');
+    for (const listener of listeners) {
+      if (typeof listener === 'function') listener.call(this, event);
+      else listener.handleEvent(event);
+    }
+  }
+}
+
+/**
+ * A request context for code that may pass its signal on (a middleware
+ * layer): when `ctx`'s request signal is deferred, a copy whose
+ * `mcpReq.signal` is a real `AbortSignal`, made on first read and aborted
+ * with the deferred one (with its reason) — a {@link CallSignal}, as a tool
+ * handler gets; any other context as it is.
+ */
+export function withRealSignal<T extends { mcpReq: { signal: unknown } }>(ctx: T): T {
+  const deferred = ctx.mcpReq.signal;
+  if (!(deferred instanceof DeferredAbortSignal)) return ctx;
+  const copy = Object.assign({}, ctx);
+  copy.mcpReq = withCallSignal(Object.assign({}, ctx.mcpReq), new CallSignal(deferred));
+  return copy;
 }

@@ -4,73 +4,23 @@
  * the host and a transport (`commandHttp.ts`, or stdio), logs the start-up
  * summary (`startupSummary.ts`), and shuts down cleanly on SIGINT/SIGTERM.
  */
-import type http from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorMessage } from './errors.js';
 import { loadExtensions as defaultLoadExtensions } from './discovery.js';
 import { buildHost as defaultBuildHost, type McpHost } from './host.js';
-import type { McpApp } from './http/app.js';
-import type { McpAppOptions } from './http/options.js';
-import type { Logger, LogLevel } from './logger.js';
-import type { ServeStdioOptions, StdioServing } from './stdio.js';
-import { loadCatalog as defaultLoadCatalog, type CatalogAppOptions } from './catalogLoader.js';
+import type { Logger } from './logger.js';
+import { loadCatalog as defaultLoadCatalog } from './catalogLoader.js';
 import { serveHttp } from './commandHttp.js';
 import { printServerJson } from './commandServerJson.js';
 import { COMMAND_HELP, invalid, parseCommandOptions, type CommandOptions } from './commandOptions.js';
 import { logSummary, warnUnknownToolsets } from './startupSummary.js';
-import { loadRedis, type CommandRedis, type CommandRedisOptions } from './commandRedis.js';
+import { loadRedis } from './commandRedis.js';
 import { setUpObservability } from './commandObservability.js';
 import { HOST_VERSION } from './version.js';
 
 export { COMMAND_HELP, parseCommandOptions } from './commandOptions.js';
 export type { CommandOptions } from './commandOptions.js';
-import type { AuthSummary } from './auth/summary.js';
-
-/** What `runCommand` uses; tests replace parts of it. */
-export interface CommandDependencies {
-  loadExtensions: typeof defaultLoadExtensions;
-  buildHost: typeof defaultBuildHost;
-  /** Default: `createMcpApp`, imported only in http mode. */
-  createMcpApp: (host: McpHost, options: McpAppOptions) => Promise<Pick<McpApp, 'close'> & ((req: IncomingMessage, res: ServerResponse) => void)>;
-  /** Default: `serveStdio`, imported only in stdio mode. */
-  serveStdio: (host: McpHost, options: ServeStdioOptions) => Promise<StdioServing>;
-  /** Makes the logger; default pino to stderr (fd 2), imported only when the command runs; `pretty` through pino-pretty. */
-  createLogger: (level: LogLevel, name: string, format: 'json' | 'pretty') => Logger | Promise<Logger>;
-  /** Where `--help` and `--version` print. */
-  stdout: (text: string) => void;
-  /** Where the plain "connect to" line goes when {@link CommandDependencies.interactive}. Default: stderr. */
-  stderr: (text: string) => void;
-  /** Whether a person is watching (stderr is a terminal): then the URL is also printed plainly. */
-  interactive: boolean;
-  /** Where SIGINT/SIGTERM (and, with a tokens file, SIGHUP) are listened for. */
-  signals: Pick<NodeJS.Process, 'once' | 'removeListener'>;
-  /** Called with 0 once a signal's shutdown is done. */
-  exit: (code: number) => void;
-  /** How long open requests may take to finish on shutdown, ms. Default 10 000. */
-  shutdownGraceMs: number;
-  /** Connects to Redis for `--redis-url`; default: `@reactor/redis`'s `connectRedis`, imported only then. */
-  connectRedis: (options: CommandRedisOptions) => Promise<CommandRedis>;
-  /** The application directory, when `--root` does not say; default: the nearest above the working directory. */
-  root: string | undefined;
-  /** Imports `@reactor/catalog` from the application when installed; default: located from `root`. */
-  loadCatalog: (root: string | undefined) => Promise<CatalogAppOptions | undefined>;
-}
-
-/** A running command. */
-export interface RunningCommand {
-  readonly options: CommandOptions;
-  readonly host: McpHost;
-  /** The URL to connect to (http), e.g. `http://127.0.0.1:4040/mcp`. */
-  readonly url: string | undefined;
-  /** The HTTP server (http). */
-  readonly server: http.Server | undefined;
-  /** Which authentication is on (http). */
-  readonly auth: AuthSummary | undefined;
-  /** Where Prometheus metrics are served (`--metrics-port`), e.g. `http://127.0.0.1:9464/metrics`. */
-  readonly metricsUrl?: string | undefined;
-  /** Stops: closes the listener, lets open requests finish (bounded), runs `onStop` hooks. Idempotent. */
-  close(): Promise<void>;
-}
+import type { CommandDependencies, RunningCommand } from './commandTypes.js';
+export type { CommandDependencies, RunningCommand } from './commandTypes.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { errorMessage } from './errors.js';
 import type { McpHost } from './host.js';
 import type { Logger } from './logger.js';
-import type { CommandDependencies, RunningCommand } from './command.js';
+import type { CommandDependencies, RunningCommand } from './commandTypes.js';
 import { invalid, type CommandOptions } from './commandOptions.js';
 import { CATALOG_PACKAGE, type CatalogAppOptions } from './catalogLoader.js';
 

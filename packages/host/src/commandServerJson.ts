@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandDependencies } from './command.js';
+import type { CommandDependencies } from './commandTypes.js';
 import type { CommandOptions } from './commandOptions.js';
 import { findAppRoot } from './discovery.js';
 import type { Logger } from './logger.js';

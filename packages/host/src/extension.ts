@@ -12,7 +12,6 @@ import type { Middleware } from './middleware.js';
 import type { PromptSpec, ResourceSpec } from './resource.js';
 import type { Selection } from './selection.js';
 import type { ToolSpec } from './tool.js';
-import type { ExtensionAvailability } from './availability.js';
 import type { ToolExtension } from './toolExtension.js';
 import type { Toolset } from './toolset.js';
 
@@ -204,3 +203,18 @@ export function assertValidManifest(manifest: unknown, origin?: string): asserts
   });
 }
 
+/** What `McpExtension.availability()` answers. */
+export interface ExtensionAvailability {
+  /** False when the extension cannot serve its tools now. */
+  readonly available: boolean;
+  /** Why not, in one sentence (required in practice when `available` is false). */
+  readonly reason?: string;
+  /** How to enable it (an environment variable to set, a package to install). */
+  readonly hint?: string;
+}
+
+/** Why an extension (or a toolset it declares) is unavailable, as `report()` and `describe()` show it. */
+export interface Unavailable {
+  readonly reason: string;
+  readonly hint?: string;
+}

@@ -15,7 +15,8 @@ import { builtServerOf, withUnknown, type BuiltServer, type Minter } from './bui
 import { ChangeFeed, type HostChangeListener } from './changes.js';
 import { ErrorCodes, errorMessage, ReactorError } from './errors.js';
 import type { ExtensionInput } from './extension.js';
-import { blueprintKey, HostCache, tenantKey, type CacheEntry } from './hostCache.js';
+import { blueprintKey, HostCache, tenantKey } from './hostCache.js';
+import type { CacheEntry } from './cacheTypes.js';
 import { toolFilterOf } from './toolFilter.js';
 import { viewOf } from './toolView.js';
 import { HOST_OPTION_KEYS, readDeniedOnce, withoutDenied, type BuildOptions, type DescribeOptions, type HostOptions } from './hostOptions.js';

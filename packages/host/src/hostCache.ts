@@ -6,24 +6,11 @@
  * {@link LruCache} bounded by `maxCachedSelections`. `forget()` drops all of it
  * but the served tools, which are keyed weakly on offerings and go with them.
  */
-import type { Blueprint, ServedTool } from './blueprint.js';
-import type { BuiltServer } from './builtServer.js';
+import type { ServedTool } from './blueprint.js';
 import { LruCache } from './lruCache.js';
-import type { Conflict, Offering } from './resolve.js';
+import type { Offering } from './resolve.js';
+import type { CacheEntry } from './cacheTypes.js';
 import type { Toolset } from './toolset.js';
-import type { ToolView } from './toolView.js';
-
-/** One cached blueprint with what `describe()` needs of its build. */
-export interface CacheEntry {
-  readonly blueprint: Blueprint;
-  readonly conflicts: Conflict[];
-  /** The offerings served (collisions settled), in list order. */
-  readonly offerings: Offering[];
-  /** The built server, once something asked for it. */
-  built?: BuiltServer;
-  /** Views narrowed by tool filters, by filter key (made on first use). */
-  views?: LruCache<string, ToolView>;
-}
 
 export class HostCache {
   readonly blueprints: LruCache<string, CacheEntry>;

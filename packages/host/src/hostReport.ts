@@ -3,15 +3,16 @@
  * selection would get: `GET /toolsets`, `list_server_toolsets`) and `report()`
  * (every extension's status and every contained problem: `/healthz`).
  */
-import { unavailableField, withUnavailable, type Unavailable } from './availability.js';
+import { unavailableField, withUnavailable } from './availability.js';
+import type { Unavailable } from './extension.js';
 import type { Problem } from './problems.js';
 import type { ExtensionRecord, ExtensionState } from './registry.js';
 import { orphanToolExtensions, type Conflict } from './resolve.js';
 import { compareCodePoints } from './selection.js';
 import { describeToolset, type DescribedToolset, type Toolset } from './toolset.js';
-import type { CacheEntry } from './hostCache.js';
+import type { CacheEntry } from './cacheTypes.js';
 import type { ToolFilter } from './toolFilter.js';
-import type { ToolView } from './toolView.js';
+import type { ToolView } from './cacheTypes.js';
 import { HOST_VERSION } from './version.js';
 import { blueprintTokens, type TokenCounter, type ToolTokens } from './tokens.js';
 

@@ -3,13 +3,13 @@
  * selection, that tells a model what this connection serves and how to
  * reconnect for something else.
  */
-import type { BuildOptions, HostDescription } from './host.js';
+import type { BuildOptions } from './hostOptions.js';
+import type { HostDescription } from './hostReport.js';
 import { nearest } from './didYouMean.js';
-import { serveTool, type ServedTool, type ServeToolOptions } from './blueprint.js';
+import { LIST_SERVER_TOOLSETS, serveTool, type ServedTool, type ServeToolOptions } from './blueprint.js';
 import { selectionToQuery, type Selection } from './selection.js';
 
-/** The name of the host's toolset-listing tool. */
-export const LIST_SERVER_TOOLSETS = 'list_server_toolsets';
+export { LIST_SERVER_TOOLSETS };
 
 /** The sentence telling a model how to pick toolsets with the URL. */
 export function howToSelect(selection: Selection): string {

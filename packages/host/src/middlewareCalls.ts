@@ -10,7 +10,7 @@ import { ErrorCodes } from './errors.js';
 import type { Logger } from './logger.js';
 import { MiddlewareFailure, type MiddlewareCall, type MiddlewareMethod } from './middleware.js';
 import type { ProblemLog } from './problems.js';
-import { withRealSignal } from './sdk/deferredAbort.js';
+import { withRealSignal } from './callSignal.js';
 import { toCallToolResult, toolErrorResult, type InputRequiredResult } from './tool.js';
 
 /** Where a layer's failure is reported. */

@@ -15,7 +15,8 @@
  * against the original schema), applied once per conversion. Plain JSON
  * Schema objects an extension wrote itself are kept exactly as written.
  */
-import type { JsonSchemaObject } from './schema.js';
+/** A JSON Schema object, as sent to clients. */
+export type JsonSchemaObject = { [key: string]: unknown };
 
 const SAFE_INTEGER = 9_007_199_254_740_991;
 

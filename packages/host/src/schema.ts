@@ -8,12 +8,11 @@
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ErrorCodes, ReactorError } from './errors.js';
-import { portableSchema } from './portableSchema.js';
+import { portableSchema, type JsonSchemaObject } from './portableSchema.js';
 import type { HostStats } from './stats.js';
 import { isThenable } from './thenable.js';
 
-/** A JSON Schema object, as sent to clients. */
-export type JsonSchemaObject = { [key: string]: unknown };
+export type { JsonSchemaObject };
 
 /** The Standard Schema v1 interface (zod 4, valibot, arktype…), the part the host uses. */
 export interface StandardSchemaLike<Output = unknown> {

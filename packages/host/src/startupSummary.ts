@@ -4,7 +4,7 @@
  * each name in `--toolsets` that no extension declares.
  */
 import { describeAuth } from './auth/summary.js';
-import type { RunningCommand } from './command.js';
+import type { RunningCommand } from './commandTypes.js';
 import type { CommandOptions } from './commandOptions.js';
 import { didYouMean } from './didYouMean.js';
 import { parseSelection, unknownNames } from './selection.js';

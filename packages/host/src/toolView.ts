@@ -6,22 +6,11 @@
  * cache entry by filter key (bounded), so a repeated filter resolves, converts
  * and renders nothing, and a new filter builds no blueprint.
  */
-import { renderToolList, type Blueprint, type ServedTool } from './blueprint.js';
-import type { BuiltServer } from './builtServer.js';
-import type { CacheEntry } from './hostCache.js';
-import { LIST_SERVER_TOOLSETS } from './listToolsets.js';
+import { LIST_SERVER_TOOLSETS, renderToolList, type Blueprint, type ServedTool } from './blueprint.js';
+import type { CacheEntry, ToolView } from './cacheTypes.js';
 import { LruCache } from './lruCache.js';
 import type { HostStats } from './stats.js';
 import { applyToolFilter, toolFilterKey, type ToolFilter } from './toolFilter.js';
-
-/** A blueprint narrowed by one filter. */
-export interface ToolView {
-  readonly blueprint: Blueprint;
-  /** Names in `tools=`/`exclude_tools=` that match no tool (nor alias) of the active toolsets. */
-  readonly unknownTools: ReadonlySet<string>;
-  /** The built server of this view, once something asked for it. */
-  built?: BuiltServer;
-}
 
 /** How many distinct filters one blueprint keeps views for; the least recently used go first. */
 export const MAX_VIEWS_PER_BLUEPRINT = 32;

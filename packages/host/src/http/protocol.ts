@@ -28,8 +28,8 @@ import { parseSelection, selectionToQuery, type Selection } from '../selection.j
 import { principalOf } from './auth.js';
 import { jsonRpcError, JsonRpcCodes, readJsonBody, requestIdOf } from './guards.js';
 import { advertiseListChanged } from '../sdk/listChanged.js';
-import type { SessionClaim, SessionRegistry } from './sessionRegistry.js';
-import type { Session, SessionOwner, SessionStore } from './sessions.js';
+import type { SessionClaim, SessionOwner, SessionRegistry } from './sessionRegistry.js';
+import type { Session, SessionStore } from './sessions.js';
 import type { UnknownNameLog } from './unknownNames.js';
 
 /** A request's selection, and the toolsets its token may not have. */

@@ -12,8 +12,7 @@ import { buildHost, defineExtension, defineTool } from '../index.js';
 import { captureLogger } from '../testing/index.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMcpApp } from './app.js';
-import { isInitializeParams, withSubscriptionChange, type SessionClaim, type SessionRecord, type SessionRegistry } from './sessionRegistry.js';
-import type { SessionOwner } from './sessions.js';
+import { isInitializeParams, withSubscriptionChange, type SessionClaim, type SessionOwner, type SessionRecord, type SessionRegistry } from './sessionRegistry.js';
 
 /** What the replicas share: records and which nodes are alive. */
 class SharedState {

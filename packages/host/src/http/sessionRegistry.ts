@@ -15,7 +15,12 @@
  * with the SDK's public API under the same session id — the client never
  * re-initialises.
  */
-import type { SessionOwner } from './sessions.js';
+
+/** Whose a session is: the interface a shared registry (`@reactor/redis`) compares claims with. */
+export interface SessionOwner {
+  readonly tenant: string | undefined;
+  readonly principal: string | undefined;
+}
 
 /** The `initialize` parameters a session was opened with, replayed to rebuild it. */
 export interface SessionInitializeParams {

@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
-import { SessionStore, type SessionOwner } from './sessions.js';
+import type { SessionOwner } from './sessionRegistry.js';
+import { SessionStore } from './sessions.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };

@@ -13,7 +13,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { jsonRpcError, JsonRpcCodes, requestIdOf } from './guards.js';
 import { eventStoreForSession, isSessionScoped, type SessionScopedEventStore } from './sessionEventStore.js';
-import { isInitializeParams, withSubscriptionChange, type SessionRecord, type SessionRegistry } from './sessionRegistry.js';
+import { isInitializeParams, withSubscriptionChange, type SessionOwner, type SessionRecord, type SessionRegistry } from './sessionRegistry.js';
 import { quietWhileRestoring, replayInitialize, replaySubscriptions, untilRestored, type RestoreGate } from './sessionRestore.js';
 
 /** The `sessions` option when given as an object. */
@@ -31,12 +31,6 @@ export const SESSION_OPTION_KEYS: OptionKeys<McpAppSessionOptions> = { idleTimeo
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 /** Default session cap. */
 export const DEFAULT_MAX_SESSIONS = 1000;
-
-/** Whose a session is. */
-export interface SessionOwner {
-  readonly tenant: string | undefined;
-  readonly principal: string | undefined;
-}
 
 /** One open session: its server (and so its blueprint), transport, owner and activity. */
 export interface Session extends SessionOwner {

@@ -4,7 +4,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Completions } from '../resource.js';
-import type { ServerContent } from './serverContent.js';
+import type { ServerContent } from './contentTypes.js';
 
 export function installCompletions(server: McpServer, content: ServerContent): void {
   server.server.registerCapabilities({ completions: {} });

@@ -4,7 +4,8 @@
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
-import { DeferredAbortSignal, DeferringControllers, withRealSignal } from './deferredAbort.js';
+import { DeferredAbortSignal, withRealSignal } from '../callSignal.js';
+import { DeferringControllers } from './deferredAbort.js';
 import { requestDelivery } from './sharedExchange.js';
 
 describe('DeferredAbortSignal', () => {

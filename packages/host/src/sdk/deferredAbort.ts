@@ -22,64 +22,7 @@
  * `addEventListener('abort')`. Everything else keeps Node's own controller.
  */
 
-import { CallSignal, withCallSignal } from '../callSignal.js';
-
-/** An `abort` listener: a function, or an object with `handleEvent`, as an EventTarget takes them. */
-type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
-
-/** What the host and the SDK read of a request's abort signal. */
-export type RequestAbortSignal = Pick<AbortSignal, 'aborted' | 'reason' | 'throwIfAborted' | 'addEventListener' | 'removeEventListener'>;
-
-/**
- * A request's abort signal for the readers named above: `aborted`, `reason`,
- * `throwIfAborted`, and `abort` listeners (each called once, in the order
- * added, with an `Event` named `abort`). Not an `AbortSignal`: it is never
- * handed to code that could pass it on to Node or `AbortSignal.any`.
- */
-export class DeferredAbortSignal implements RequestAbortSignal {
-  #aborted = false;
-  #reason: unknown = undefined;
-  #listeners: AbortListener[] | undefined;
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get reason(): unknown {
-    return this.#reason;
-  }
-
-  throwIfAborted(): void {
-    if (this.#aborted) throw this.#reason;
-  }
-
-  addEventListener(type: string, listener: AbortListener | null): void {
-    // As an EventTarget: once aborted, no abort event comes again; the same listener added twice is called once.
-    if (type !== 'abort' || listener === null || this.#aborted || this.#listeners?.includes(listener)) return;
-    (this.#listeners ??= []).push(listener);
-  }
-
-  removeEventListener(type: string, listener: AbortListener | null): void {
-    if (type !== 'abort' || !this.#listeners || listener === null) return;
-    const at = this.#listeners.indexOf(listener);
-    if (at >= 0) this.#listeners.splice(at, 1);
-  }
-
-  /** Aborts (once) with `reason`, as `AbortController#abort` does: a missing reason is an `AbortError`. */
-  abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    if (!listeners) return;
-    const event = new Event('abort');
-    for (const listener of listeners) {
-      if (typeof listener === 'function') listener.call(this, event);
-      else listener.handleEvent(event);
-    }
-  }
-}
+import { DeferredAbortSignal } from '../callSignal.js';
 
 /** A deferred controller's `abort`: one function for all of them, so none is made per request. */
 function abortDeferred(this: AbortController, reason?: unknown): void {
@@ -127,19 +70,4 @@ export class DeferringControllers extends Map<string | number, AbortController> 
     }
     return super.set(id, controller);
   }
-}
-
-/**
- * A request context for code that may pass its signal on (a middleware
- * layer): when `ctx`'s request signal is deferred, a copy whose
- * `mcpReq.signal` is a real `AbortSignal`, made on first read and aborted
- * with the deferred one (with its reason) — a {@link CallSignal}, as a tool
- * handler gets; any other context as it is.
- */
-export function withRealSignal<T extends { mcpReq: { signal: unknown } }>(ctx: T): T {
-  const deferred = ctx.mcpReq.signal;
-  if (!(deferred instanceof DeferredAbortSignal)) return ctx;
-  const copy = Object.assign({}, ctx);
-  copy.mcpReq = withCallSignal(Object.assign({}, ctx.mcpReq), new CallSignal(deferred));
-  return copy;
 }

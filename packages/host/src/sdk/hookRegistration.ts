@@ -22,7 +22,7 @@ import type { PromptSpec, ResourceSpec } from '../resource.js';
 import type { SchemaLike } from '../schema.js';
 import type { ServeToolOptions } from '../blueprint.js';
 import type { HookToolCallback, HookToolConfig, ServerToolTable } from './toolTable.js';
-import type { ServerContent } from './serverContent.js';
+import type { ServerContent } from './contentTypes.js';
 
 /** The handle a hook gets for a resource or prompt it registered. */
 export interface HookContentHandle {

@@ -7,7 +7,7 @@ import type { PromptSpec } from '../resource.js';
 import { resolveSchema, type JsonSchemaObject } from '../schema.js';
 import type { HostStats } from '../stats.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
-import type { ContentServices, ServerContent } from './serverContent.js';
+import type { ContentServices, ServerContent } from './contentTypes.js';
 import { NO_NOTES, type RequestNotes } from '../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../telemetry/requestRecord.js';
 

@@ -9,7 +9,7 @@ import { LruCache } from '../lruCache.js';
 import type { ResourceSpec } from '../resource.js';
 import type { Offered } from '../blueprint.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
-import type { ContentServices, ServerContent } from './serverContent.js';
+import type { ContentServices, ServerContent } from './contentTypes.js';
 import { NO_NOTES, type RequestNotes } from '../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../telemetry/requestRecord.js';
 

@@ -12,7 +12,7 @@ import { parseSelection } from '../selection.js';
 import type { ToolSpec } from '../tool.js';
 import type { Toolset } from '../toolset.js';
 import { checkExtension } from '../check/checkExtension.js';
-import { connect } from './index.js';
+import { connect } from './connect.js';
 
 /** What the battery needs from the author. */
 export interface ContractOptions {

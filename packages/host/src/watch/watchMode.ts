@@ -19,7 +19,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { register } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { CommandDependencies, CommandOptions, RunningCommand } from '../command.js';
+import type { CommandOptions } from '../commandOptions.js';
+import type { CommandDependencies, RunningCommand } from '../commandTypes.js';
 import { findAppRoot } from '../discovery.js';
 import { errorMessage } from '../errors.js';
 import type { McpHost } from '../host.js';
