@@ -17,7 +17,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { ENVELOPE_META_KEYS, EnvelopeVerdicts } from './envelopeVerdicts.js';
-import { isStockServer } from './sharedExchange.js';
+import { isStockServer } from './sdkInternals.js';
 
 type Check = (material: { readonly envelope?: Record<string, unknown> }) => string | undefined;
 interface Codec {

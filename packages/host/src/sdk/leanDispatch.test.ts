@@ -20,7 +20,8 @@ import {
 import { describe, expect, it, vi } from 'vitest';
 import { buildContextWithoutSpreads } from './handlerContext.js';
 import { leanDispatch } from './leanDispatch.js';
-import { installLeanToolsCall, leanToolsCallOf, rememberToolsCall } from './leanToolsCall.js';
+import { installLeanToolsCall, leanToolsCallOf } from './leanToolsCall.js';
+import { rememberToolsCall } from './sdkInternals.js';
 import { abortHandler, requestDelivery, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
 
 const REVISION = '2026-07-28';

@@ -37,7 +37,7 @@ import { ProtocolErrorCode, type JSONRPCRequest, type McpServer, type MessageExt
 import { DeferredController, DeferringControllers } from './deferredAbort.js';
 import { ENVELOPE_META_KEYS } from './envelopeVerdicts.js';
 import type { RequestHandler as Handler } from './leanToolsCall.js';
-import { isStockServer } from './sharedExchange.js';
+import { isStockServer } from './sdkInternals.js';
 
 /** The one revision this serves. */
 const REVISION = '2026-07-28';

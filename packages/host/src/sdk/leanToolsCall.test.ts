@@ -19,7 +19,8 @@ import {
 } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { installLeanToolsCall, isPlainToolsCall, rememberToolsCall, stampedPlainResult } from './leanToolsCall.js';
+import { installLeanToolsCall, isPlainToolsCall, stampedPlainResult } from './leanToolsCall.js';
+import { rememberToolsCall } from './sdkInternals.js';
 import { requestDelivery, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
 
 const REVISION = '2026-07-28';

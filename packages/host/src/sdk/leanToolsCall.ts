@@ -15,7 +15,7 @@
  * packages/host/dist-before --rounds 10`, 10 of 10 pairs won).
  *
  * {@link installLeanToolsCall} replaces that wrapper on a server the host
- * minted (its handler recorded by {@link rememberToolsCall}, the wrapper
+ * minted (its handler recorded by `rememberToolsCall` (`sdkInternals.ts`), the wrapper
  * unchanged since) with one that answers a call the same way, skipping only
  * what it has checked to be a no-op:
  *
@@ -43,38 +43,10 @@
  */
 import { isInputRequiredResult, type McpServer, SERVER_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import type { HostStats } from '../stats.js';
-import { isStockServer } from './sharedExchange.js';
+import { internalsOf, isStockServer, rememberedToolsCall, type RequestHandler } from './sdkInternals.js';
 
-/** A low-level request handler, as the SDK stores one. */
-export type RequestHandler = (request: ToolsCallRequest, ctx: ServerContext) => Promise<unknown>;
-type ToolsCallRequest = { readonly method: string; readonly params?: unknown };
-
-/** What this module reads of the SDK's `Server` beyond its public surface (checked before use). */
-interface ServerInternals {
-  _requestHandlers?: unknown;
-  _wrapHandler?: unknown;
-  _outboundServerInfo?: unknown;
-}
-
-interface Remembered {
-  /** The host's own handler (`sdk/mint.ts`). */
-  readonly handler: RequestHandler;
-  /** The SDK's wrapper around it, as `setRequestHandler` stored it. */
-  readonly wrapper: unknown;
-}
-
-const remembered = new WeakMap<McpServer, Remembered>();
-
-/**
- * Records the `tools/call` handler `mint.ts` just registered on `server`, so
- * a shared server can answer through it (see above). The lean path calls it
- * only with requests {@link isPlainToolsCall} accepted: a `name` and at most
- * an object of `arguments`, which is all the host's handler reads.
- */
-export function rememberToolsCall<R>(server: McpServer, handler: (request: R, ctx: ServerContext) => Promise<unknown>): void {
-  const handlers = (server.server as unknown as ServerInternals)._requestHandlers;
-  if (handlers instanceof Map) remembered.set(server, { handler: handler as unknown as RequestHandler, wrapper: handlers.get('tools/call') });
-}
+export type { RequestHandler };
+type ToolsCallRequest = Parameters<RequestHandler>[0];
 
 /**
  * Answers `server`'s `tools/call` as above (each call answered by the lean
@@ -84,8 +56,8 @@ export function rememberToolsCall<R>(server: McpServer, handler: (request: R, ct
  * relies on. For servers bound to 2026-07-28 only (the caller's to ensure).
  */
 export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 'leanToolCalls'>): boolean {
-  const own = remembered.get(server);
-  const low = server.server as unknown as ServerInternals;
+  const own = rememberedToolsCall(server);
+  const low = internalsOf(server);
   const stock = isStockServer(server);
   const handlers = low._requestHandlers;
   const wrap = low._wrapHandler;

@@ -35,7 +35,7 @@ import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
-import { rememberToolsCall } from './leanToolsCall.js';
+import { rememberToolsCall } from './sdkInternals.js';
 import type { KnownOffering, RequestTelemetry } from '../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../telemetry/requestRecord.js';
 

@@ -21,9 +21,8 @@
  * gives those refusals — having run nothing.
  */
 import {
-  McpServer,
+  type McpServer,
   PerRequestHTTPServerTransport,
-  Server,
   SdkError,
   SdkErrorCode,
   type AuthInfo,
@@ -34,6 +33,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { DeferringControllers } from './deferredAbort.js';
+import { isStockServer } from './sdkInternals.js';
 
 /** Where an exchange's outgoing messages go. */
 export interface ExchangeSink {
@@ -158,16 +158,6 @@ export function requestDelivery(server: McpServer): RequestDelivery | undefined 
       controllers.disarm();
     }
   };
-}
-
-/**
- * Whether `server` and its low-level server are of the SDK's own classes,
- * not subclasses: what the host changes on a shared server (its controller
- * table, its `tools/call` wrapper) it changes only where no subclass could
- * depend on the SDK's behaviour in its own overrides.
- */
-export function isStockServer(server: McpServer): boolean {
-  return Object.getPrototypeOf(server) === McpServer.prototype && Object.getPrototypeOf(server.server) === Server.prototype;
 }
 
 /** The multi-exchange transport one shared server stays connected to. */
