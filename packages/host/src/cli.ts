@@ -4,10 +4,10 @@
  * invalid flag or environment variable, 1 for any other failure to start
  * (`cluster`: 1 when Redis cannot be reached).
  */
-import { runHashToken } from './auth/hashToken.js';
-import { runCommand } from './command.js';
-import { runClusterCommand } from './commandCluster.js';
-import { ErrorCodes, errorMessage, isReactorError } from './errors.js';
+import { runHashToken } from './command/auth/hashToken.js';
+import { runCommand } from './command/command.js';
+import { runClusterCommand } from './command/commandCluster.js';
+import { ErrorCodes, errorMessage, isReactorError } from './kernel/errors.js';
 
 try {
   const [first, ...rest] = process.argv.slice(2);

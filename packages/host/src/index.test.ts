@@ -36,8 +36,9 @@ describe('the public API of @reactor/host', () => {
 
   it('@reactor/host/testing exports the in-memory client, contexts, logs and the checker', () => {
     expect(Object.keys(testing).sort()).toEqual(['FindingCodes', 'captureLogger', 'checkExtension', 'checkPackage', 'connect', 'contractChecks', 'failsCheck', 'portabilityIssues', 'testContext']);
+    // ConnectOptions and TestConnection were exported as interfaces before connect.ts; now they are re-exported by name.
     expect(typeExports('./testing/index.ts')).toEqual(
-      ['CapturedLog', 'CheckExtensionOptions', 'CheckFinding', 'ContractCheck', 'ContractOptions', 'ExtensionCheck', 'ExtensionUnderTest', 'FindingCode', 'FindingSeverity', 'PackageCheck', 'PortabilityIssue', 'PortabilityRule', 'ToolsetCost'].sort(),
+      ['CapturedLog', 'CheckExtensionOptions', 'CheckFinding', 'ConnectOptions', 'ContractCheck', 'ContractOptions', 'ExtensionCheck', 'ExtensionUnderTest', 'FindingCode', 'FindingSeverity', 'PackageCheck', 'PortabilityIssue', 'PortabilityRule', 'TestConnection', 'ToolsetCost'].sort(),
     );
   });
 

@@ -2,10 +2,10 @@
  * `@reactor/host`: build MCP servers out of plugins. Re-exports by name only;
  * `index.test.ts` pins the list, so adding an export is a visible API change.
  */
-export { ErrorCodes, ReactorError, isReactorError, describeValue } from './errors.js';
-export type { ErrorCode, ReactorErrorDetails } from './errors.js';
-export { createStderrLogger, silentLogger, LOG_LEVELS } from './logger.js';
-export type { Logger, LogFn, LogLevel } from './logger.js';
+export { ErrorCodes, ReactorError, isReactorError, describeValue } from './kernel/errors.js';
+export type { ErrorCode, ReactorErrorDetails } from './kernel/errors.js';
+export { createStderrLogger, silentLogger, LOG_LEVELS } from './kernel/logger.js';
+export type { Logger, LogFn, LogLevel } from './kernel/logger.js';
 export {
   parseSelection,
   mergeSelections,
@@ -16,54 +16,54 @@ export {
   selectionToQuery,
   namesInSelection,
   EMPTY_SELECTION,
-} from './selection.js';
-export type { Selection, SelectionInput, ToolsetActivation } from './selection.js';
-export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './tool.js';
-export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult, InputRequiredResult } from './tool.js';
-export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './sdk/inputRequired.js';
-export { MIN_REQUEST_STATE_KEY_BYTES } from './sdk/requestState.js';
-export type { Toolset, DescribedToolset } from './toolset.js';
-export type { ToolExtension, AnyToolHandler } from './toolExtension.js';
-export type { Middleware, MiddlewareCall, MiddlewareMethod, MiddlewareNext } from './middleware.js';
-export { DEPRECATED_NAME_META } from './toolAlias.js';
-export type { DeprecatedNameHint } from './toolAlias.js';
-export type { ResourceSpec, PromptSpec, ListedResource, Completions, CompletionContext, ReadResourceResult, GetPromptResult } from './resource.js';
-export { defineExtension, isExtension, EXTENSION_NAME_PATTERN } from './extension.js';
-export type { McpExtension, PluginManifest, OnServerContext, ExtensionStartContext, ToolHandle, DeferredExtension, ExtensionInput } from './extension.js';
-export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './schema.js';
-export { buildHost, McpHost } from './host.js';
-export type { HostOptions, BuildOptions, DescribeOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host.js';
+} from './selection/selection.js';
+export type { Selection, SelectionInput, ToolsetActivation } from './selection/selection.js';
+export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './contract/tool.js';
+export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult, InputRequiredResult } from './contract/tool.js';
+export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './contract/inputRequired.js';
+export { MIN_REQUEST_STATE_KEY_BYTES } from './host/mint/requestState.js';
+export type { Toolset, DescribedToolset } from './contract/toolset.js';
+export type { ToolExtension, AnyToolHandler } from './contract/toolExtension.js';
+export type { Middleware, MiddlewareCall, MiddlewareMethod, MiddlewareNext } from './contract/middleware.js';
+export { DEPRECATED_NAME_META } from './host/build/toolAlias.js';
+export type { DeprecatedNameHint } from './host/build/toolAlias.js';
+export type { ResourceSpec, PromptSpec, ListedResource, Completions, CompletionContext, ReadResourceResult, GetPromptResult } from './contract/resource.js';
+export { defineExtension, isExtension, EXTENSION_NAME_PATTERN } from './contract/extension.js';
+export type { McpExtension, PluginManifest, OnServerContext, ExtensionStartContext, ToolHandle, DeferredExtension, ExtensionInput } from './contract/extension.js';
+export type { SchemaLike, JsonSchemaObject, StandardSchemaLike, InferSchema } from './contract/schema.js';
+export { buildHost, McpHost } from './host/host.js';
+export type { HostOptions, BuildOptions, DescribeOptions, BuiltServer, HostDescription, HostReport, ExtensionStatus } from './host/host.js';
 export type { TelemetryOptions } from './telemetry/requestTelemetry.js';
-export type { HostChange, HostChangeListener } from './changes.js';
-export type { DescribedToolFilter } from './hostReport.js';
-export type { TokenCounter, ToolTokens } from './tokens.js';
-export type { Conflict } from './resolve.js';
-export type { ExtensionAvailability, Unavailable } from './extension.js';
-export type { Problem } from './problems.js';
-export type { ServerFactory } from './sdk/mint.js';
-export { LIST_SERVER_TOOLSETS, howToSelect } from './listToolsets.js';
-export { HOST_VERSION } from './version.js';
+export type { HostChange, HostChangeListener } from './host/changes.js';
+export type { DescribedToolFilter } from './host/hostReport.js';
+export type { TokenCounter, ToolTokens } from './host/tokens.js';
+export type { Conflict } from './host/build/resolve.js';
+export type { ExtensionAvailability, Unavailable } from './contract/extension.js';
+export type { Problem } from './kernel/problems.js';
+export type { ServerFactory } from './host/mint/mint.js';
+export { LIST_SERVER_TOOLSETS, howToSelect } from './host/listToolsets.js';
+export { HOST_VERSION } from './kernel/version.js';
 // serving
-export { createMcpApp } from './http/app.js';
-export type { McpApp } from './http/app.js';
-export type { McpAppOptions, McpAppHealthCheck } from './http/options.js';
-export type { SessionScopedEventStore } from './http/sessionEventStore.js';
-export type { SessionClaim, SessionInitializeParams, SessionOwner, SessionRecord, SessionRegistry } from './http/sessionRegistry.js';
-export type { McpAppSessionOptions } from './http/sessions.js';
-export type { McpAppAuthOptions } from './http/auth.js';
-export type { HealthzBody, HealthzExtension, ToolsetsBody } from './http/infoRoutes.js';
-export { SELECTION_HEADER, TOOL_FILTER_HEADERS } from './http/requestSelection.js';
-export type { CatalogContext, CatalogRenderer } from './http/catalog.js';
-export { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './http/cors.js';
-export { SERVER_CARD_MEDIA_TYPE } from './http/serverCard.js';
-export type { ServerCard, ServerCardOptions } from './http/serverCard.js';
-export { serveStdio } from './stdio.js';
-export type { ServeStdioOptions, StdioServing } from './stdio.js';
+export { createMcpApp } from './serve/http/app.js';
+export type { McpApp } from './serve/http/app.js';
+export type { McpAppOptions, McpAppHealthCheck } from './serve/http/options.js';
+export type { SessionScopedEventStore } from './serve/http/sessions/sessionEventStore.js';
+export type { SessionClaim, SessionInitializeParams, SessionOwner, SessionRecord, SessionRegistry } from './serve/http/sessions/sessionRegistry.js';
+export type { McpAppSessionOptions } from './serve/http/sessions/sessions.js';
+export type { McpAppAuthOptions } from './serve/http/auth.js';
+export type { HealthzBody, HealthzExtension, ToolsetsBody } from './serve/http/infoRoutes.js';
+export { SELECTION_HEADER, TOOL_FILTER_HEADERS } from './serve/http/requestSelection.js';
+export type { CatalogContext, CatalogRenderer } from './serve/http/catalog.js';
+export { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './serve/http/cors.js';
+export { SERVER_CARD_MEDIA_TYPE } from './serve/http/serverCard.js';
+export type { ServerCard, ServerCardOptions } from './serve/http/serverCard.js';
+export { serveStdio } from './serve/stdio.js';
+export type { ServeStdioOptions, StdioServing } from './serve/stdio.js';
 // discovery and command
-export { loadExtensions } from './discovery.js';
-export type { LoadExtensionsOptions } from './discovery.js';
-export type { ReactorMcpEntry } from './reactorMcpField.js';
-export { parseCommandOptions, runCommand, COMMAND_HELP } from './command.js';
-export type { CommandOptions, CommandDependencies, RunningCommand } from './command.js';
-export type { CommandAuthOptions } from './auth/options.js';
-export type { AuthSummary } from './auth/summary.js';
+export { loadExtensions } from './discovery/discovery.js';
+export type { LoadExtensionsOptions } from './discovery/discovery.js';
+export type { ReactorMcpEntry } from './discovery/reactorMcpField.js';
+export { parseCommandOptions, runCommand, COMMAND_HELP } from './command/command.js';
+export type { CommandOptions, CommandDependencies, RunningCommand } from './command/command.js';
+export type { CommandAuthOptions } from './command/auth/options.js';
+export type { AuthSummary } from './command/auth/summary.js';

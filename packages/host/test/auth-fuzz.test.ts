@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpCommandAuth, type CommandAuth } from '../src/auth/commandAuth.js';
+import { setUpCommandAuth, type CommandAuth } from '../src/command/auth/commandAuth.js';
 import { hashToken } from '../src/auth/staticTokens.js';
 import { createMcpApp, parseCommandOptions, type Logger, type McpHost } from '../src/index.js';
 import { fixtureHost } from './helpers/fixtures.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/staticTokens.js';
-import { ErrorCodes } from '../src/errors.js';
+import { ErrorCodes } from '../src/kernel/errors.js';
 import { killCommand, startCommand, type CommandChild } from './helpers/commandChild.js';
 import { connectClient, initializeBody, post, textOf } from './helpers/http.js';
 import { makeKey, startIssuer, type TestIssuer } from './helpers/oidcProvider.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCodes } from '../src/errors.js';
+import { ErrorCodes } from '../src/kernel/errors.js';
 import { extensionSource, layoutApp, type FixtureApp } from './fixtures/packages.js';
 
 /** The built command, run as a user runs it: `node dist/cli.js` in an application directory. */

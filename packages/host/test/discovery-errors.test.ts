@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExtensions } from '../src/discovery.js';
-import { ErrorCodes, isReactorError } from '../src/errors.js';
-import type { DeferredExtension } from '../src/extension.js';
-import { silentLogger } from '../src/logger.js';
+import { loadExtensions } from '../src/discovery/discovery.js';
+import { ErrorCodes, isReactorError } from '../src/kernel/errors.js';
+import type { DeferredExtension } from '../src/contract/extension.js';
+import { silentLogger } from '../src/kernel/logger.js';
 import { captureLogger } from '../src/testing/captureLogger.js';
 import { extensionSource, layoutApp, type FixtureApp } from './fixtures/packages.js';
 

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadExtensions } from '../src/discovery.js';
-import { ErrorCodes } from '../src/errors.js';
-import { buildHost, type McpHost } from '../src/host.js';
-import { silentLogger } from '../src/logger.js';
-import { parseSelection } from '../src/selection.js';
+import { loadExtensions } from '../src/discovery/discovery.js';
+import { ErrorCodes } from '../src/kernel/errors.js';
+import { buildHost, type McpHost } from '../src/host/host.js';
+import { silentLogger } from '../src/kernel/logger.js';
+import { parseSelection } from '../src/selection/selection.js';
 import { extensionSource, layoutApp, type FixtureApp } from './fixtures/packages.js';
 
 /** Discovered extensions registered with a host: held ones are listed from package.json and imported only when they wake. */

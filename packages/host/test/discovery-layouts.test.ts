@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExtensions } from '../src/discovery.js';
-import { ErrorCodes } from '../src/errors.js';
-import { silentLogger } from '../src/logger.js';
+import { loadExtensions } from '../src/discovery/discovery.js';
+import { ErrorCodes } from '../src/kernel/errors.js';
+import { silentLogger } from '../src/kernel/logger.js';
 import { extensionSource, layoutApp, type FixtureApp, type FixturePackage } from './fixtures/packages.js';
 
 /** The same set of extension packages, installed in each layout. */

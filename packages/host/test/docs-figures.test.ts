@@ -41,9 +41,10 @@ function sections(file: string): Section[] {
 const testFiles = new Set<string>();
 for (const root of ['packages', 'extensions', 'apps']) {
   for (const pkg of readdirSync(path.join(repo, root))) {
-    for (const sub of ['src', 'test', 'src/http', 'src/metrics', 'src/telemetry', 'src/sdk']) {
+    for (const sub of ['src', 'test']) {
       const dir = path.join(repo, root, pkg, sub);
-      if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.test.ts')) testFiles.add(f);
+      if (!existsSync(dir)) continue;
+      for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (f.endsWith('.test.ts')) testFiles.add(path.basename(f));
     }
   }
 }

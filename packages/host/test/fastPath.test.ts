@@ -14,7 +14,7 @@ import { AggregationTemporality, MeterProvider, MetricReader } from '@openteleme
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type HostOptions, type McpApp, type McpHost } from '../src/index.js';
-import type { Logger } from '../src/logger.js';
+import type { Logger } from '../src/kernel/logger.js';
 import { listen, type Listening } from './helpers/http.js';
 
 class OnDemandReader extends MetricReader {

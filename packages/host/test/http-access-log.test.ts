@@ -8,11 +8,11 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineExtension } from '../src/extension.js';
-import { buildHost } from '../src/host.js';
-import { createMcpApp } from '../src/http/app.js';
-import type { Logger, LogLevel } from '../src/logger.js';
-import { defineTool } from '../src/tool.js';
+import { defineExtension } from '../src/contract/extension.js';
+import { buildHost } from '../src/host/host.js';
+import { createMcpApp } from '../src/serve/http/app.js';
+import type { Logger, LogLevel } from '../src/kernel/logger.js';
+import { defineTool } from '../src/contract/tool.js';
 import { CLIENT_KINDS, connectClient, listen, type Listening, type TestClient } from './helpers/http.js';
 
 const SECRET_ARGUMENT = 'argument-7f3a-never-logged';

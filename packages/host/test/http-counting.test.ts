@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpApp, type McpHost } from '../src/index.js';
-import { fastPathFromEnv } from '../src/http/options.js';
-import { snapshotStats, statsSince } from '../src/stats.js';
+import { fastPathFromEnv } from '../src/serve/http/options.js';
+import { snapshotStats, statsSince } from '../src/kernel/stats.js';
 import { manyToolsHost } from './helpers/fixtures.js';
 import { CLIENT_KINDS, connectClient, listen, textOf, type Listening } from './helpers/http.js';
 

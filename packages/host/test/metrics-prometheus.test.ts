@@ -8,12 +8,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCommand, type CommandDependencies, type RunningCommand } from '../src/command.js';
-import { ErrorCodes } from '../src/errors.js';
-import { defineExtension } from '../src/extension.js';
-import { silentLogger } from '../src/logger.js';
-import { loadPromClient } from '../src/metrics/loadPromClient.js';
-import { defineTool } from '../src/tool.js';
+import { runCommand, type CommandDependencies, type RunningCommand } from '../src/command/command.js';
+import { ErrorCodes } from '../src/kernel/errors.js';
+import { defineExtension } from '../src/contract/extension.js';
+import { silentLogger } from '../src/kernel/logger.js';
+import { loadPromClient } from '../src/command/metrics/loadPromClient.js';
+import { defineTool } from '../src/contract/tool.js';
 
 const runs = defineExtension({
   manifest: { name: 'runs', version: '1.0.0' },

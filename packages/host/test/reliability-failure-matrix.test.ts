@@ -9,11 +9,11 @@
  * the command finds them.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadExtensions } from '../src/discovery.js';
-import { ErrorCodes, type ErrorCode } from '../src/errors.js';
-import type { DeferredExtension, McpExtension } from '../src/extension.js';
-import { buildHost, type HostOptions, type McpHost } from '../src/host.js';
-import { silentLogger } from '../src/logger.js';
+import { loadExtensions } from '../src/discovery/discovery.js';
+import { ErrorCodes, type ErrorCode } from '../src/kernel/errors.js';
+import type { DeferredExtension, McpExtension } from '../src/contract/extension.js';
+import { buildHost, type HostOptions, type McpHost } from '../src/host/host.js';
+import { silentLogger } from '../src/kernel/logger.js';
 import { captureLogger, type CapturedLog } from '../src/testing/captureLogger.js';
 import { connect } from '../src/testing/index.js';
 import { defineExtension, defineTool, type ToolContext } from '../src/index.js';

@@ -11,8 +11,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { requestSelection, type SelectionSources } from '../src/http/requestSelection.js';
-import { activationKey, activeToolsets, parseSelection, unknownNames, type Selection } from '../src/selection.js';
+import { requestSelection, type SelectionSources } from '../src/serve/http/requestSelection.js';
+import { activationKey, activeToolsets, parseSelection, unknownNames, type Selection } from '../src/selection/selection.js';
 
 const SEED = process.env.FUZZ_SEED === undefined ? 20_260_728 : Number(process.env.FUZZ_SEED);
 

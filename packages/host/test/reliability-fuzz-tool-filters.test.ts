@@ -9,9 +9,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestSelection, type SelectionSources } from '../src/http/requestSelection.js';
+import { requestSelection, type SelectionSources } from '../src/serve/http/requestSelection.js';
 import { buildHost, defineExtension, defineTool, LIST_SERVER_TOOLSETS, silentLogger, type McpHost } from '../src/index.js';
-import { parseSelection } from '../src/selection.js';
+import { parseSelection } from '../src/selection/selection.js';
 
 const SEED = process.env.FUZZ_SEED === undefined ? 20_261_201 : Number(process.env.FUZZ_SEED);
 

@@ -11,8 +11,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpApp, defineExtension, defineTool, silentLogger, type Logger, type McpAppOptions, type McpHost } from '../src/index.js';
-import { buildHost } from '../src/host.js';
-import { snapshotStats } from '../src/stats.js';
+import { buildHost } from '../src/host/host.js';
+import { snapshotStats } from '../src/kernel/stats.js';
 import { fixtureHost } from './helpers/fixtures.js';
 import { initializeBody, listen, messagesOf, post, type Listening } from './helpers/http.js';
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, textOf, type TestClient } from './helpers/http.js';
 import { transpileForChild, type Transpiled } from './helpers/transpile.js';
 import { layoutApp, type FixtureApp } from './fixtures/packages.js';
-import { HOST_VERSION } from '../src/version.js';
+import { HOST_VERSION } from '../src/kernel/version.js';
 
 /** A fixture extension (plain JavaScript, no imports from the host) whose tools tell stderr when they run. */
 function slowExtensionSource(stopMarker: string): string {

@@ -9,8 +9,8 @@
  * time-outs are observed through their results.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCodes } from '../src/errors.js';
-import { buildHost, type HostOptions, type McpHost } from '../src/host.js';
+import { ErrorCodes } from '../src/kernel/errors.js';
+import { buildHost, type HostOptions, type McpHost } from '../src/host/host.js';
 import { createMcpApp, defineExtension, defineTool, silentLogger, type McpExtension, type ToolContext } from '../src/index.js';
 import { captureLogger } from '../src/testing/captureLogger.js';
 import { connect } from '../src/testing/index.js';

@@ -5,8 +5,8 @@
  * (`fetch`); no caching, so a revoked token stops working at once.
  */
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import { errorMessage } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { errorMessage } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
 import { audiencesOfClaims, clientOfClaims, scopesOfClaims } from './claims.js';
 import { sameIssuer } from './issuerMetadata.js';
 

@@ -10,8 +10,8 @@
  */
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { errorMessage } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { errorMessage } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
 import { discoverIssuer, sameIssuer, type IssuerMetadata } from './issuerMetadata.js';
 import { audiencesOfClaims, clientOfClaims, scopesOfClaims } from './claims.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCodes } from '../errors.js';
+import { ErrorCodes } from '../kernel/errors.js';
 import { hashToken, readTokensFile, StaticTokens } from './staticTokens.js';
 
 let dir: string;

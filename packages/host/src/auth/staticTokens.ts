@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import { describeValue, ErrorCodes, errorMessage, ReactorError } from '../errors.js';
+import { describeValue, ErrorCodes, errorMessage, ReactorError } from '../kernel/errors.js';
 
 /** One entry of the tokens file. */
 export interface StaticTokenEntry {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineExtension, type McpExtension } from '../extension.js';
-import { defineTool, type ToolSpec } from '../tool.js';
+import { defineExtension, type McpExtension } from '../contract/extension.js';
+import { defineTool, type ToolSpec } from '../contract/tool.js';
 import { checkExtension } from './checkExtension.js';
 
 const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

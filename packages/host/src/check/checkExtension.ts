@@ -7,14 +7,14 @@
  * `onServer` is called, so it is safe on any extension in any test runner.
  */
 import semver from 'semver';
-import { renderListEntry } from '../blueprint.js';
-import { errorMessage, isReactorError } from '../errors.js';
-import { assertValidManifest, type McpExtension } from '../extension.js';
-import { assertValidPrompt, assertValidResource } from '../resource.js';
-import { resolveSchema, type ResolvedSchema, type SchemaLike } from '../schema.js';
-import { assertValidToolSpec, TOOL_NAME_PATTERN, type ToolSpec } from '../tool.js';
-import { assertValidToolset, type Toolset } from '../toolset.js';
-import { HOST_VERSION } from '../version.js';
+import { renderListEntry } from '../host/build/blueprint.js';
+import { errorMessage, isReactorError } from '../kernel/errors.js';
+import { assertValidManifest, type McpExtension } from '../contract/extension.js';
+import { assertValidPrompt, assertValidResource } from '../contract/resource.js';
+import { resolveSchema, type ResolvedSchema, type SchemaLike } from '../contract/schema.js';
+import { assertValidToolSpec, TOOL_NAME_PATTERN, type ToolSpec } from '../contract/tool.js';
+import { assertValidToolset, type Toolset } from '../contract/toolset.js';
+import { HOST_VERSION } from '../kernel/version.js';
 import { FindingCodes, type CheckFinding, type FindingCode } from './findings.js';
 import { portabilityIssues, type PortabilityRule } from './portability.js';
 import { tokenCounter, type TokenCounter } from './tokens.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HOST_VERSION } from '../version.js';
+import { HOST_VERSION } from '../kernel/version.js';
 import { checkPackage } from './checkPackage.js';
 
 const work = mkdtempSync(join(tmpdir(), 'reactor-check-package-'));

@@ -10,12 +10,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
-import { importExtension } from '../discovery.js';
-import { describeValue, errorMessage } from '../errors.js';
-import { isExtension, type McpExtension } from '../extension.js';
-import { parseReactorMcpField, type ReactorMcpEntry } from '../reactorMcpField.js';
-import type { Toolset } from '../toolset.js';
-import { HOST_VERSION } from '../version.js';
+import { importExtension } from '../discovery/discovery.js';
+import { describeValue, errorMessage } from '../kernel/errors.js';
+import { isExtension, type McpExtension } from '../contract/extension.js';
+import { parseReactorMcpField, type ReactorMcpEntry } from '../discovery/reactorMcpField.js';
+import type { Toolset } from '../contract/toolset.js';
+import { HOST_VERSION } from '../kernel/version.js';
 import { checkExtension, type CheckExtensionOptions, type ExtensionCheck } from './checkExtension.js';
 import { FindingCodes, type CheckFinding, type FindingCode } from './findings.js';
 

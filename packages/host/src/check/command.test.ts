@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { isReactorError } from '../errors.js';
+import { isReactorError } from '../kernel/errors.js';
 import { runCheckCommand } from './command.js';
 
 // The first-party spaces extension, built (pnpm test builds first): a real package to check.

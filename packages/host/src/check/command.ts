@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ErrorCodes, errorMessage, ReactorError } from '../errors.js';
+import { ErrorCodes, errorMessage, ReactorError } from '../kernel/errors.js';
 import { checkPackage } from './checkPackage.js';
 import { failsCheck } from './findings.js';
 import { formatPackageCheck } from './format.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resolveSchema } from '../schema.js';
+import { resolveSchema } from '../contract/schema.js';
 import { portabilityIssues } from './portability.js';
 
 const rules = (schema: unknown) => portabilityIssues(schema, 'inputSchema').map((i) => `${i.rule} ${i.path}`);

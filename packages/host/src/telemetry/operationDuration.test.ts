@@ -5,11 +5,11 @@
 import { DataPointType, MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineExtension } from '../extension.js';
-import { buildHost } from '../host.js';
-import { silentLogger } from '../logger.js';
+import { defineExtension } from '../contract/extension.js';
+import { buildHost } from '../host/host.js';
+import { silentLogger } from '../kernel/logger.js';
 import { connect, type TestConnection } from '../testing/index.js';
-import { defineTool } from '../tool.js';
+import { defineTool } from '../contract/tool.js';
 import { metricAttributes, OPERATION_DURATION } from './operationDuration.js';
 
 /** A reader collected on demand (the SDK's pull path), as a test reads metrics. */

@@ -8,11 +8,11 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineExtension } from '../extension.js';
-import { buildHost } from '../host.js';
-import { silentLogger } from '../logger.js';
+import { defineExtension } from '../contract/extension.js';
+import { buildHost } from '../host/host.js';
+import { silentLogger } from '../kernel/logger.js';
 import { connect, type TestConnection } from '../testing/index.js';
-import { defineTool } from '../tool.js';
+import { defineTool } from '../contract/tool.js';
 import { requestTelemetry } from './requestTelemetry.js';
 
 const runs = defineExtension({

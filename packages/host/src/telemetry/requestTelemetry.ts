@@ -13,7 +13,7 @@
  */
 import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type TextMapGetter, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { HOST_VERSION } from '../version.js';
+import { HOST_VERSION } from '../kernel/version.js';
 import { metricAttributes, operationDuration, sessionDuration } from './operationDuration.js';
 import { currentRequestRecord, requestRecordOf } from './requestRecord.js';
 

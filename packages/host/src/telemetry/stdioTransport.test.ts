@@ -5,11 +5,11 @@
 import { PassThrough } from 'node:stream';
 import { InMemorySpanExporter, BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { defineExtension } from '../extension.js';
-import { buildHost } from '../host.js';
-import { silentLogger } from '../logger.js';
-import { serveStdio } from '../stdio.js';
-import { defineTool } from '../tool.js';
+import { defineExtension } from '../contract/extension.js';
+import { buildHost } from '../host/host.js';
+import { silentLogger } from '../kernel/logger.js';
+import { serveStdio } from '../serve/stdio.js';
+import { defineTool } from '../contract/tool.js';
 
 const echo = defineExtension({
   manifest: { name: 'echo', version: '1.0.0' },

@@ -2,7 +2,7 @@
  * A logger that records every entry, for asserting what the host logged
  * (extension name, error code) in tests — the host's and extension authors'.
  */
-import type { LogFn, Logger } from '../logger.js';
+import type { LogFn, Logger } from '../kernel/logger.js';
 
 /** One recorded log entry: level, bindings and fields merged, and the message. */
 export interface CapturedLog {

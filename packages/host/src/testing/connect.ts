@@ -5,8 +5,8 @@
  */
 import { Client, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
-import type { BuildOptions, BuiltServer, McpHost } from '../host.js';
-import { parseSelection, type Selection } from '../selection.js';
+import type { BuildOptions, BuiltServer, McpHost } from '../host/host.js';
+import { parseSelection, type Selection } from '../selection/selection.js';
 
 /** An in-memory client/server pair on one selection. */
 export interface TestConnection {

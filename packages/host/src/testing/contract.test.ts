@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineExtension } from '../extension.js';
-import { defineTool } from '../tool.js';
+import { defineExtension } from '../contract/extension.js';
+import { defineTool } from '../contract/tool.js';
 import { contractChecks } from './contract.js';
 import { describeExtensionContract } from './vitest.js';
 

@@ -5,12 +5,12 @@
  * they run in any order.
  */
 import assert from 'node:assert/strict';
-import { buildHost, type HostOptions } from '../host.js';
-import type { McpExtension } from '../extension.js';
-import { silentLogger } from '../logger.js';
-import { parseSelection } from '../selection.js';
-import type { ToolSpec } from '../tool.js';
-import type { Toolset } from '../toolset.js';
+import { buildHost, type HostOptions } from '../host/host.js';
+import type { McpExtension } from '../contract/extension.js';
+import { silentLogger } from '../kernel/logger.js';
+import { parseSelection } from '../selection/selection.js';
+import type { ToolSpec } from '../contract/tool.js';
+import type { Toolset } from '../contract/toolset.js';
 import { checkExtension } from '../check/checkExtension.js';
 import { connect } from './connect.js';
 

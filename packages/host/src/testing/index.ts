@@ -3,7 +3,7 @@
  * HTTP, or call a handler with a ready-made context and no server at all.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ToolContext } from '../tool.js';
+import type { ToolContext } from '../contract/tool.js';
 
 export { connect } from './connect.js';
 export type { ConnectOptions, TestConnection } from './connect.js';

@@ -4,7 +4,7 @@
  * loopback, and a logger that keeps every line (to check what was, and was
  * never, logged).
  */
-import { setUpCommandAuth, type CommandAuth } from '../../src/auth/commandAuth.js';
+import { setUpCommandAuth, type CommandAuth } from '../../src/command/auth/commandAuth.js';
 import { createMcpApp, parseCommandOptions, type Logger, type McpHost } from '../../src/index.js';
 import { listen, type Listening } from './http.js';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpApp } from '../../src/http/app.js';
+import type { McpApp } from '../../src/serve/http/app.js';
 import type { CallToolResult } from '../../src/index.js';
 
 /** An app listening on 127.0.0.1. */

@@ -1,0 +1,129 @@
+/**
+ * The command's HTTP serving: a Node HTTP server around the app, with the
+ * auth the flags configure, listening on the chosen host and port, and a
+ * graceful close — new requests get 503, open ones may finish (bounded), then
+ * `onStop` hooks run.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorMessage } from '../kernel/errors.js';
+import type { McpHost } from '../host/host.js';
+import type { Logger } from '../kernel/logger.js';
+import type { CommandDependencies, RunningCommand } from './commandTypes.js';
+import { invalid, type CommandOptions } from './commandOptions.js';
+import { CATALOG_PACKAGE, type CatalogAppOptions } from './catalogLoader.js';
+
+/** The catalog's app options when on and installed; logs where the page is, or how to get one. */
+async function catalogFor(options: CommandOptions, deps: CommandDependencies, logger: Logger): Promise<CatalogAppOptions> {
+  if (!options.catalog) return {};
+  let catalog: CatalogAppOptions | undefined;
+  try {
+    catalog = await deps.loadCatalog(deps.root);
+  } catch (error) {
+    // The page is an extra: a broken or unfindable one costs the page, never the server.
+    logger.warn({ err: error instanceof Error ? error : undefined }, `no catalog page: ${CATALOG_PACKAGE} could not be loaded (${errorMessage(error)}); serving without it`);
+    return {};
+  }
+  if (catalog === undefined) {
+    logger.info({}, `no catalog page: install ${CATALOG_PACKAGE} in the application for one at /`);
+    return {};
+  }
+  return catalog;
+}
+
+/** The command's session idle timeout: the app's default (`DEFAULT_SESSION_IDLE_MS`, not imported so stdio mode never loads the HTTP modules). */
+const SESSION_IDLE_MS = 30 * 60_000;
+
+/**
+ * Serves `host` over HTTP as the options say. `sessions.count` is set to read
+ * the app's open sessions (for `--metrics-port`).
+ */
+export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger, sessions: { count?: () => number } = {}): Promise<RunningCommand> {
+  // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
+  const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
+  const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger, ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }), ...(options.redisKeyPrefix === undefined ? {} : { keyPrefix: options.redisKeyPrefix }) });
+  await redis?.shareHostToggles?.(host);
+  const app = await deps.createMcpApp(host, {
+    ...(auth.app ? { auth: auth.app } : {}),
+    ...(redis ? { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck] } : {}),
+    ...(redis?.sessions && options.sessions !== false ? { sessionRegistry: redis.sessions } : {}),
+    ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
+    path: options.path,
+    ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
+    ignoreQueryKeys: options.ignoreQueryKeys,
+    sessions: options.sessions,
+    ...(options.fastPath ? {} : { fastPath: false }),
+    ...(options.readOnly ? { readOnly: true } : {}),
+    ...(options.logPayloads ? { logPayloads: true } : {}),
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
+    ...(await catalogFor(options, deps, logger)),
+  });
+  // A test's stand-in app may have no sessions to count.
+  sessions.count = () => (app as { sessionCount?: number }).sessionCount ?? 0;
+  // Requests that are answering (not standing GET streams, which only end when their session does).
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  let drained: (() => void) | undefined;
+  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (draining) {
+      res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' }).end(JSON.stringify({ error: 'the server is shutting down' }));
+      return;
+    }
+    if (req.method !== 'GET') {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        if (inFlight.size === 0) drained?.();
+      });
+    }
+    app(req, res);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    auth.close();
+    await app.close();
+    await redis?.close();
+    throw invalid(`flag "--port" / "--host"`, `cannot listen on ${options.host}:${options.port} (${errorMessage(error)})`, undefined, undefined, 'choose another --port (0 picks a free one) or --host');
+  }
+  const url = `http://${urlHost(options.host)}:${(server.address() as AddressInfo).port}${options.path}`;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      // Before waiting on open requests: the other replicas may take this one's sessions over from now on.
+      await redis?.sessions?.release().catch((error: unknown) => logger.warn({}, `releasing this node's sessions failed (${errorMessage(error)}); other nodes take them over once its heartbeat expires`));
+      auth.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight.size > 0) {
+        logger.info({ requests: inFlight.size }, `letting ${inFlight.size} open request(s) finish (up to ${deps.shutdownGraceMs} ms)`);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => (drained = resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.shutdownGraceMs))),
+        ]);
+        clearTimeout(timer);
+        if (inFlight.size > 0) logger.warn({ requests: inFlight.size }, `${inFlight.size} request(s) still open after ${deps.shutdownGraceMs} ms; closing them`);
+      }
+      await app.close();
+      await redis?.close();
+      server.closeAllConnections();
+      await closed;
+      await host.stop();
+      logger.info('stopped');
+    })());
+  return { options, host, url, server, auth: auth.summary, close };
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,133 @@
+/**
+ * What a served tool's handler is given: the SDK's context with the call's
+ * own `signal`, the serving extension and the active toolsets.
+ */
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { serveTool } from './blueprint.js';
+import { silentLogger } from '../../kernel/logger.js';
+import { ProblemLog } from '../../kernel/problems.js';
+import { EMPTY_SELECTION } from '../../selection/selection.js';
+import { createStats } from '../../kernel/stats.js';
+import type { ToolContext } from '../../contract/tool.js';
+
+const options = { logger: silentLogger, problems: new ProblemLog(), toolTimeoutMs: undefined, stats: createStats() };
+const connection = { selection: EMPTY_SELECTION, toolsets: new Set(['files']), tenant: undefined };
+
+/** An SDK handler context as `buildContext` makes one (the fields and their order). */
+function sdkContext(controller: AbortController): ServerContext {
+  return {
+    sessionId: undefined,
+    mcpReq: {
+      id: 7,
+      method: 'tools/call',
+      _meta: undefined,
+      envelope: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+      requestState: () => undefined,
+      signal: controller.signal,
+      send: () => Promise.reject(new Error('not here')),
+      notify: () => Promise.resolve(),
+      log: () => Promise.resolve(),
+      elicitInput: () => Promise.reject(new Error('not here')),
+      requestSampling: () => Promise.reject(new Error('not here')),
+    },
+    http: { req: new Request('http://localhost/mcp', { method: 'POST' }), closeSSE: undefined, closeStandaloneSSE: undefined },
+  };
+}
+
+/** Each own property: its key, and whether it is a value or a getter, enumerable, configurable. */
+function shape(object: object): string[] {
+  return Reflect.ownKeys(object).map((key) => {
+    const d = Object.getOwnPropertyDescriptor(object, key)!;
+    return `${String(key)}:${d.get ? 'get' : typeof d.value}:${String(d.enumerable)}:${String(d.configurable)}:${String(d.writable ?? '-')}`;
+  });
+}
+
+describe('a served tool’s handler context', () => {
+  it('is the SDK’s context, key for key and in order, with the call’s signal, the extension and the toolsets added', async () => {
+    let seen: ToolContext | undefined;
+    const tool = serveTool({ name: 'read', description: 'Reads.', inputSchema: { path: z.string() }, handler: (_args, ctx) => ((seen = ctx), 'ok') }, 'files-ext', options);
+    const controller = new AbortController();
+    const sdkCtx = sdkContext(controller);
+    await tool.invoke({ path: 'a' }, sdkCtx, connection);
+    if (!seen) throw new Error('the handler did not run');
+
+    // What the spread literal this replaced makes: the reference for every key, getter and order.
+    const reference = {
+      ...sdkCtx,
+      mcpReq: {
+        ...sdkCtx.mcpReq,
+        get signal() {
+          return controller.signal;
+        },
+      },
+      extension: 'files-ext',
+      toolsets: connection.toolsets,
+      get signal() {
+        return controller.signal;
+      },
+    };
+    // Beside them, hidden (a symbol key, not enumerable: no spread copies it), the call its shared `signal` getter reads.
+    const withCall = (keys: string[]) => [...keys, 'Symbol(reactor.call):object:false:false:false'];
+    expect(shape(seen)).toEqual(withCall(shape(reference)));
+    expect(shape(seen.mcpReq)).toEqual(withCall(shape(reference.mcpReq)));
+    expect(Object.keys({ ...seen })).toEqual(Object.keys(reference));
+    expect(seen.extension).toBe('files-ext');
+    expect(seen.toolsets).toBe(connection.toolsets);
+    expect(seen.http).toBe(sdkCtx.http);
+    expect(seen.mcpReq.id).toBe(7);
+    expect(seen.mcpReq.envelope).toBe(sdkCtx.mcpReq.envelope);
+  });
+
+  it('shares one `signal` getter among all calls: a getter made per call kept each call alive through young-generation collections on Node 20', async () => {
+    const getters: unknown[] = [];
+    const tool = serveTool(
+      {
+        name: 'read',
+        description: 'Reads.',
+        handler: (_args, ctx) => {
+          getters.push(Object.getOwnPropertyDescriptor(ctx, 'signal')?.get, Object.getOwnPropertyDescriptor(ctx.mcpReq, 'signal')?.get);
+          return 'ok';
+        },
+      },
+      'files-ext',
+      options,
+    );
+    await tool.invoke({}, sdkContext(new AbortController()), connection);
+    await tool.invoke({}, sdkContext(new AbortController()), connection);
+    expect(getters).toHaveLength(4);
+    expect(typeof getters[0]).toBe('function');
+    expect(new Set(getters).size).toBe(1);
+  });
+
+  it('gives a signal that follows the request’s, read during the call or after it aborted', async () => {
+    const controller = new AbortController();
+    let signals: [AbortSignal, AbortSignal] | undefined;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tool = serveTool(
+      {
+        name: 'wait',
+        description: 'Waits.',
+        handler: async (_args, ctx) => {
+          signals = [ctx.signal, ctx.mcpReq.signal];
+          await held;
+          return 'done';
+        },
+      },
+      'files-ext',
+      options,
+    );
+    const running = tool.invoke({}, sdkContext(controller), connection);
+    await Promise.resolve();
+    await Promise.resolve();
+    if (!signals) throw new Error('the handler did not run');
+    expect(signals[0]).toBe(signals[1]);
+    expect(signals[0].aborted).toBe(false);
+    controller.abort(new Error('client gone'));
+    expect(signals[0].aborted).toBe(true);
+    release();
+    await running;
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * The blueprint: everything a selection's servers share, computed once per
+ * (tenant, activation key) — served tools with their wrapped, time-limited
+ * handlers and converted schemas, the `tools/list` result rendered once,
+ * resources, prompts, instructions, and the extensions whose `onServer` hooks
+ * participate. Minting a server from it copies none of this.
+ */
+import type { CallToolResult, InputRequiredResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '../../contract/inputRequired.js';
+import { describeValue, ErrorCodes, errorMessage, isReactorError, ReactorError } from '../../kernel/errors.js';
+import type { McpExtension } from '../../contract/extension.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { MiddlewareChain } from '../../contract/middleware.js';
+import type { ProblemLog } from '../../kernel/problems.js';
+import type { PromptSpec, ResourceSpec } from '../../contract/resource.js';
+import { EMPTY_OBJECT_SCHEMA, resolveSchema, type JsonSchemaObject, type ResolvedSchema } from '../../contract/schema.js';
+import type { Selection } from '../../selection/selection.js';
+import type { HostStats } from '../../kernel/stats.js';
+import type { ToolFilter } from '../../selection/toolFilter.js';
+import { isThenable } from '../../kernel/thenable.js';
+import { withTimeout } from '../../kernel/timeLimit.js';
+import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from '../../contract/tool.js';
+import { CallSignal, withCallSignal } from './callSignal.js';
+
+/** The name of the host's toolset-listing tool (`listToolsets.ts`); defined here because a blueprint's own code keeps it through tool filters and collisions. */
+export const LIST_SERVER_TOOLSETS = 'list_server_toolsets';
+
+/** What a served tool's call needs to know of its connection. */
+export interface ConnectionInfo {
+  readonly selection: Selection;
+  readonly toolsets: ReadonlySet<string>;
+  readonly tenant: string | undefined;
+  /** True when the operator imposed read-only (a selection cannot loosen it). */
+  readonly readOnlyBound?: boolean;
+}
+
+/** A tool ready to serve: resolved once, shared by every server of its blueprints. */
+export interface ServedTool {
+  readonly name: string;
+  /** The offering extension (`host` for the built-in list tool). */
+  readonly extension: string;
+  /** The extensions whose `ToolExtension`s were applied to it, in application order (absent: none). */
+  readonly extendedBy?: readonly string[];
+  readonly spec: ToolSpec<Record<string, unknown>>;
+  /** The entry `tools/list` shows, rendered once. */
+  readonly listEntry: Tool;
+  readonly input: ResolvedSchema | undefined;
+  readonly outputJson: JsonSchemaObject | undefined;
+  /** Validates, calls (bounded), converts. Never throws for a handler's failure. An input-required result passes through unconverted. */
+  invoke(args: unknown, ctx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/** A resource or prompt with its offering extension. */
+export interface Offered<T> {
+  readonly extension: string;
+  readonly spec: T;
+}
+
+/** Everything the servers of one (tenant, selection) share. */
+export interface Blueprint {
+  readonly key: string;
+  readonly tenant: string | undefined;
+  readonly revision: number;
+  readonly toolsets: ReadonlySet<string>;
+  readonly instructions: string;
+  readonly tools: readonly ServedTool[];
+  readonly toolIndex: ReadonlyMap<string, ServedTool>;
+  /** `tools/list`'s result, rendered once for the blueprint. */
+  readonly listResult: { tools: Tool[] };
+  readonly resources: ReadonlyArray<Offered<ResourceSpec>>;
+  readonly prompts: ReadonlyArray<Offered<PromptSpec>>;
+  /** Extensions whose `onServer` runs on each server, in registration order. */
+  readonly participants: ReadonlyArray<{ readonly name: string; readonly extension: McpExtension; readonly logger: Logger }>;
+  /** Deprecated names (`ToolSpec.aliases`) served here: alias → the tool's name. Callable through `toolIndex`, never listed. */
+  readonly aliases: ReadonlyMap<string, string>;
+  /** The participating extensions' middleware, composed once per method (absent: none wraps it). */
+  readonly middleware: BlueprintMiddleware;
+  /** For a view narrowed by `tools=`, `exclude_tools=` or read-only: the filter it applies. */
+  readonly filter?: ToolFilter;
+}
+
+/** The composed middleware chains of a blueprint, by request. */
+export interface BlueprintMiddleware {
+  readonly 'tools/call'?: MiddlewareChain;
+  readonly 'tools/list'?: MiddlewareChain;
+  readonly 'resources/read'?: MiddlewareChain;
+  readonly 'prompts/get'?: MiddlewareChain;
+}
+
+/** Options of the call pipeline. */
+export interface ServeToolOptions {
+  readonly logger: Logger;
+  readonly problems: ProblemLog;
+  readonly toolTimeoutMs: number | undefined;
+  /** The serving host's counters. */
+  readonly stats: HostStats;
+}
+
+/** Renders the `tools/list` entry of a spec (schemas converted once per schema object). */
+export function renderListEntry(spec: ToolSpec<Record<string, unknown>>, input: ResolvedSchema | undefined, outputJson: JsonSchemaObject | undefined): Tool {
+  const entry: Tool = {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: (input?.json ?? EMPTY_OBJECT_SCHEMA) as Tool['inputSchema'],
+  };
+  if (spec.title !== undefined) entry.title = spec.title;
+  if (outputJson !== undefined) entry.outputSchema = outputJson;
+  if (spec.annotations !== undefined) entry.annotations = spec.annotations;
+  if (spec.icons !== undefined) entry.icons = spec.icons.map((icon) => ({ ...icon }));
+  if (spec.meta !== undefined) entry._meta = { ...spec.meta };
+  return entry;
+}
+
+/**
+ * Makes a served tool from a resolved spec (extensions already applied): the
+ * outermost handler's result is converted after it returns, thrown errors
+ * become `isError` results (logged with tool and extension), and the call is
+ * bounded by `timeoutMs` or the host default, aborting `ctx.signal`.
+ */
+export function serveTool(
+  spec: ToolSpec<Record<string, unknown>>,
+  extension: string,
+  options: ServeToolOptions,
+  custom?: (args: Record<string, unknown>, ctx: ToolContext, connection: ConnectionInfo) => unknown,
+): ServedTool {
+  const input = spec.inputSchema ? resolveSchema(spec.inputSchema, 'input', options.stats) : undefined;
+  const output = spec.outputSchema ? resolveSchema(spec.outputSchema, 'output', options.stats) : undefined;
+  const outputJson = output?.json;
+  // MCP requires object schemas; one tool of another type would break tools/list for all.
+  for (const [key, resolved] of [['inputSchema', input], ['outputSchema', output]] as const) {
+    if (resolved && resolved.json.type !== 'object') {
+      throw new ReactorError(ErrorCodes.TOOL_INVALID, {
+        subject: `tool "${spec.name}" of extension "${extension}"`,
+        problem: `its ${key} is not an object schema, so the tool is left out`,
+        expected: 'a schema of type "object" (z.object({ … }))',
+        received: `type ${describeValue(resolved.json.type)}`,
+        hint: 'MCP tool arguments and structured results are objects: wrap the value in a property',
+        extension,
+      });
+    }
+  }
+  const limit = spec.timeoutMs ?? options.toolTimeoutMs;
+  const log = options.logger.child({ extension, tool: spec.name });
+  const listEntry = renderListEntry(spec, input, outputJson);
+
+  const invoke = async (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult | InputRequiredResult> => {
+    let args: Record<string, unknown> = (rawArgs ?? {}) as Record<string, unknown>;
+    if (input) {
+      const validating = input.validate(rawArgs ?? {});
+      const checked = isThenable(validating) ? await validating : validating;
+      if (!checked.ok) return toolErrorResult(`Input validation error: invalid arguments for tool "${spec.name}": ${checked.message}`);
+      args = checked.value as Record<string, unknown>;
+    }
+    const call = new CallSignal(sdkCtx.mcpReq.signal);
+    const ctx = toolContext(sdkCtx, call, extension, connection.toolsets);
+    // Made only when the limit passes: an Error captures a stack, a cost every call would pay.
+    let timedOut: Error | undefined;
+    const onTimeout = () => (timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`));
+    try {
+      const value = await withTimeout(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, onTimeout);
+      const result = toCallToolResult(value, spec.outputSchema !== undefined);
+      // Not the tool's answer yet: the client fulfils the input requests and calls again.
+      if (isInputRequiredResult(result)) return result;
+      if (output && result.structuredContent !== undefined && result.isError !== true) {
+        const checked = await output.validate(result.structuredContent);
+        if (!checked.ok) return toolErrorResult(`Output validation error: tool "${spec.name}" returned structured content that does not match its output schema: ${checked.message}`);
+      }
+      return result;
+    } catch (error) {
+      if (timedOut !== undefined && error === timedOut) {
+        call.abort(timedOut);
+        options.problems.report(log, { code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' }, { level: 'warn', fields: { tool: spec.name, timeoutMs: limit } });
+        return toolErrorResult(timedOut.message);
+      }
+      const message = errorMessage(error);
+      if (isModelMistake(error)) {
+        // The tool's answer to a call it cannot serve (a missing path, an unknown id): the model
+        // reads the message and hint; an operator need not be woken, and nothing is broken.
+        log.warn({ code: error.code, extension, tool: spec.name }, `tool "${spec.name}" of extension "${extension}" refused a call: ${message}`);
+        return toolErrorResult(message);
+      }
+      options.problems.report(log, { code: ErrorCodes.TOOL_FAILED, extension, subject: spec.name, message: `tool "${spec.name}" of extension "${extension}" threw: ${message}`, phase: 'call' }, { fields: { tool: spec.name }, cause: error });
+      return toolErrorResult(message);
+    } finally {
+      call.settle();
+    }
+  };
+  return { name: spec.name, extension, spec, listEntry, input, outputJson, invoke };
+}
+
+/**
+ * A handler's context: the SDK's, its `signal` (and `mcpReq.signal`) the
+ * call's, plus the serving extension and the active toolsets — the object
+ * the spread literal `{ ...sdkCtx, mcpReq: { ...sdkCtx.mcpReq, get signal() … },
+ * extension, toolsets, get signal() … }` makes, key for key and in the same
+ * order, built with `Object.assign` instead. On Node 20 (V8 11.3) a literal
+ * that begins with a spread and then adds a key of its own costs about a
+ * microsecond, some forty times a plain copy, and keeps what the object
+ * reaches alive through young-generation collections (`sdk/handlerContext.ts`).
+ * Both `signal`s are the call's, through the getter every context shares
+ * (`callSignal.ts` says why one getter, not one per call).
+ */
+function toolContext(sdkCtx: ServerContext, call: CallSignal, extension: string, toolsets: ReadonlySet<string>): ToolContext {
+  const mcpReq = withCallSignal(Object.assign({}, sdkCtx.mcpReq), call);
+  const ctx = Object.assign({}, sdkCtx) as Record<string, unknown>;
+  ctx.mcpReq = mcpReq;
+  ctx.extension = extension;
+  ctx.toolsets = toolsets;
+  return withCallSignal(ctx, call) as ToolContext;
+}
+
+/** Renders a blueprint's `tools/list` result: the entries, in order, computed once. */
+export function renderToolList(tools: readonly ServedTool[], stats: HostStats): { tools: Tool[] } {
+  stats.listRenders++;
+  return { tools: tools.map((t) => t.listEntry) };
+}
+
+/**
+ * A model mistake: a `ReactorError` a handler threw on purpose with the code
+ * `REACTOR_TOOL_FAILED` (a missing path, an unknown run id, a bad argument it
+ * explains). Logged at `warn` and not kept as a problem; anything else a
+ * handler throws is the extension's own fault: `error`, and `host.report()`.
+ */
+function isModelMistake(error: unknown): error is ReactorError {
+  return isReactorError(error) && error.code === ErrorCodes.TOOL_FAILED;
+}
+

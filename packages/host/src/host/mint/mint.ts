@@ -1,0 +1,188 @@
+/**
+ * Minting SDK servers from a blueprint.
+ *
+ * The SDK boundary: this folder (`src/sdk/`) is the only code that installs
+ * request handlers on, or shadows methods of, an SDK server object — minting
+ * (here), the tool table's handlers, resources, prompts, completions,
+ * subscriptions, and the methods an `onServer` hook's registrations go through
+ * (`hookRegistration.ts`). Outside it, the host uses the SDK only through its
+ * transports (`http/protocol.ts`, `http/sessions.ts`, `stdio.ts`) and its
+ * listen-stream event bus (`http/app.ts`, `http/listChanged.ts`), `fromJsonSchema`
+ * (`schema.ts`), `UriTemplate` (`resource.ts`) and its types. An SDK upgrade
+ * that changes how servers are built touches this folder.
+ *
+ * Tools, resources and prompts are served through low-level request handlers
+ * (`server.server.setRequestHandler`, the SDK's documented path for servers
+ * that own their tables) reading the blueprint's shared tables, so minting
+ * costs the same at 10 tools or 10,000: no per-tool registration, no schema
+ * conversion, and `tools/list` returns the result rendered once per blueprint.
+ * A per-server overlay, made only when an `onServer` hook changes a tool,
+ * keeps hooks' changes to their own server.
+ */
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { ErrorCodes, errorMessage } from '../../kernel/errors.js';
+import type { OnServerContext } from '../../contract/extension.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { ProblemLog } from '../../kernel/problems.js';
+import type { Selection } from '../../selection/selection.js';
+import type { HostStats } from '../../kernel/stats.js';
+import { withTimeout } from '../../kernel/timeLimit.js';
+import type { Blueprint, ConnectionInfo, ServedTool } from '../build/blueprint.js';
+import { serverMiddleware } from './middlewareCalls.js';
+import { routeHookTools } from './hookRegistration.js';
+import { protocolErrorOnFailure } from './middlewareErrors.js';
+import type { RequestStateSeal } from './requestState.js';
+import { installContent } from './serverContent.js';
+import type { Subscriptions } from './subscriptions.js';
+import { ServerToolTable } from './toolTable.js';
+import { rememberToolsCall } from './sdkInternals.js';
+import type { KnownOffering, RequestTelemetry } from '../../telemetry/requestTelemetry.js';
+import { networkTransportOf } from '../../telemetry/requestRecord.js';
+
+/** A `tools/call` request as the host's handler reads it. */
+type ToolsCall = { params: { name: string; arguments?: Record<string, unknown> | undefined } };
+
+/** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
+export type ServerFactory = (name: string, instructions: string) => McpServer;
+
+/** What minting needs besides the blueprint. */
+export interface MintOptions {
+  readonly serverName: string;
+  readonly serverVersion: string;
+  readonly serverFactory: ServerFactory | undefined;
+  readonly onServerTimeoutMs: number;
+  readonly logger: Logger;
+  readonly problems: ProblemLog;
+  readonly subscriptions: Subscriptions;
+  readonly stats: HostStats;
+  /** Seals the `requestState` of input-required results and verifies it on the retry. */
+  readonly requestState: RequestStateSeal;
+  /** Spans for tools/call, prompts/get and resources/read; `undefined` (the default) wraps nothing. */
+  readonly telemetry?: RequestTelemetry | undefined;
+}
+
+/** The default factory: a plain SDK server advertising logging. */
+export function defaultServerFactory(name: string, version: string): ServerFactory {
+  return (serverName, instructions) =>
+    new McpServer(
+      { name: serverName || name, version },
+      { capabilities: { logging: {} }, ...(instructions === '' ? {} : { instructions }) },
+    );
+}
+
+/**
+ * Mints an SDK server for one connection: capabilities, the blueprint's
+ * tables behind low-level handlers, then each participating `onServer` hook
+ * (bounded; a throw or time-out costs that hook only), before it is connected.
+ */
+export async function mintServer(blueprint: Blueprint, selection: Selection, options: MintOptions): Promise<McpServer> {
+  const { server, hooksDone } = mintServerNow(blueprint, selection, options);
+  await hooksDone;
+  return server;
+}
+
+/**
+ * Mints a server at once and starts its `onServer` hooks (the first runs
+ * before this returns); `hooksDone` settles when the last has. The server's
+ * `connect` waits for `hooksDone`, so a caller that could not wait (the lazy
+ * `built.server`) still never connects a server its hooks have not finished.
+ */
+export function mintServerNow(blueprint: Blueprint, selection: Selection, options: MintOptions): { server: McpServer; hooksDone: Promise<void> } {
+  options.stats.mints++;
+  const factory = options.serverFactory ?? defaultServerFactory(options.serverName, options.serverVersion);
+  const server = factory(options.serverName, blueprint.instructions);
+  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant, readOnlyBound: blueprint.filter?.readOnlyBy === 'operator' };
+  const middleware = serverMiddleware(blueprint, connection, options);
+  const table = new ServerToolTable(blueprint);
+  // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
+  Object.defineProperty(server, TOOL_TABLE, { value: table });
+  const low = server.server;
+
+  // Every server advertises tools (so every client can list an empty set) and logging;
+  // resources, prompts and completions are advertised where they are installed.
+  low.registerCapabilities({ tools: {}, logging: {} });
+
+  low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
+  /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */
+  const callTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool | undefined) => {
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    // Verified before any wrapper or middleware runs; sealed after the outermost returned.
+    const target = `tools/call:${tool.name}`;
+    const opened = await options.requestState.open(ctx, target);
+    const result = middleware
+      ? await middleware.callTool(tool, request.params.name, request.params.arguments, opened)
+      : await tool.invoke(request.params.arguments, opened, connection);
+    if (isInputRequiredResult(result)) return await options.requestState.seal(result, target, ctx);
+    return low.projectCallToolResult(result, tool.outputJson);
+  };
+  const telemetry = options.telemetry;
+  const toolsCall = telemetry
+    ? (request: ToolsCall, ctx: ServerContext) => {
+        const tool = table.get(request.params.name);
+        // The tool's own name (the same text): its spans share one string rather than each keeping the request's.
+        return telemetry.around('tools/call', tool ? tool.name : request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), tool && offeringOf(tool));
+      }
+    : (request: ToolsCall, ctx: ServerContext) => callTool(request, ctx, table.get(request.params.name));
+  low.setRequestHandler('tools/call', toolsCall);
+  // A shared 2026-07-28 server may answer through it without the SDK's per-call parses (leanToolsCall.ts).
+  rememberToolsCall(server, toolsCall);
+  // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
+  server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
+  routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
+
+  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState: options.requestState, middleware, telemetry: options.telemetry });
+
+  const hooksDone = runHooks(server, blueprint, selection, table, options);
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await hooksDone;
+    await connect(transport);
+  };
+  return { server, hooksDone };
+}
+
+/** Each participant's `onServer`, in registration order; never rejects (a failure costs that hook only). */
+async function runHooks(server: McpServer, blueprint: Blueprint, selection: Selection, table: ServerToolTable, options: MintOptions): Promise<void> {
+  for (const participant of blueprint.participants) {
+    const hook = participant.extension.onServer;
+    if (typeof hook !== 'function') continue;
+    const context: OnServerContext = {
+      toolsets: blueprint.toolsets,
+      selection,
+      tool: (name) => table.handle(name),
+      logger: participant.logger,
+    };
+    const run = () =>
+      withTimeout(
+        () => hook.call(participant.extension, server, context),
+        options.onServerTimeoutMs,
+        () => new Error(`onServer did not finish within ${options.onServerTimeoutMs} ms`),
+      );
+    try {
+      await (options.telemetry ? options.telemetry.internal(`reactor.onServer ${participant.name}`, { 'reactor.extension': participant.name }, run) : run());
+    } catch (error) {
+      const message = `extension "${participant.name}": onServer failed; its action on this server is skipped (${errorMessage(error)}); hint: fix the hook, other extensions are unaffected`;
+      options.problems.report(participant.logger, { code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' }, { cause: error });
+    }
+  }
+}
+
+const TOOL_TABLE: unique symbol = Symbol('reactor.toolTable');
+
+/**
+ * @internal How many tools a minted server holds of its own: 0 until an
+ * `onServer` hook changes, removes or adds one (its copy-on-write overlay);
+ * `undefined` for a server the host did not mint. For structural tests.
+ */
+export function ownToolEntries(server: McpServer): number | undefined {
+  const table = (server as McpServer & { [TOOL_TABLE]?: ServerToolTable })[TOOL_TABLE];
+  return table?.ownEntries;
+}
+
+/** Each tool's offering, as its spans carry it: made once per tool, span name and all, not once per call. */
+const offerings = new WeakMap<ServedTool, KnownOffering>();
+function offeringOf(tool: ServedTool): KnownOffering {
+  let offering = offerings.get(tool);
+  if (!offering) offerings.set(tool, (offering = { extension: tool.extension, toolset: tool.spec.toolset, extendedBy: tool.extendedBy, spanName: `tools/call ${tool.name}` }));
+  return offering;
+}

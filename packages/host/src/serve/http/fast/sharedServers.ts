@@ -1,0 +1,140 @@
+/**
+ * The fast path's servers: minted once per (blueprint, selection, revision,
+ * client identity) and kept connected to a {@link SharedExchangeTransport}
+ * (2026-07-28) or a {@link LegacyExchangeTransport} (2025 stateless),
+ * instead of once per request. Held weakly by blueprint, so a rebuilt
+ * blueprint's servers go with it; closed with the app.
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { Blueprint } from '../../../host/build/blueprint.js';
+import type { BuiltServer } from '../../../host/build/builtServer.js';
+import type { EncodedAnswer } from './encodedAnswer.js';
+import type { HostStats } from '../../../kernel/stats.js';
+import { selectionToQuery, type Selection } from '../../../selection/selection.js';
+import { buildContextWithoutSpreads } from './handlerContext.js';
+import { keepEnvelopeChecks } from './envelopeCheck.js';
+import { leanDispatch } from './leanDispatch.js';
+import { installLeanToolsCall, leanToolsCallOf } from './leanToolsCall.js';
+import { advertiseListChanged } from '../listChanged.js';
+import { LegacyExchangeTransport } from './legacyExchange.js';
+import { abortHandler, requestDelivery, seedClientIdentity, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
+
+/** The `revision` under which 2025 stateless requests share a server (no revision is negotiated: the server is never initialized). */
+export const LEGACY_STATELESS = '2025 stateless';
+
+/** One shared server and its transport. */
+export interface SharedServer {
+  readonly server: McpServer;
+  readonly transport: SharedExchangeTransport | LegacyExchangeTransport;
+  /** Aborts the handler of an exchange whose client went away. */
+  abort(id: string | number): void;
+  /** Per shared server: `tools/list` answers already encoded, by their params (see `http/fastPath.ts`). */
+  readonly encoded: Map<string, EncodedAnswer>;
+}
+
+/** What the envelope of a request says about its client. */
+export interface ClientIdentity {
+  readonly clientInfo: unknown;
+  readonly clientCapabilities: unknown;
+}
+
+/** How many selections' queries {@link RecentQueries} keeps. */
+const RECENT_QUERIES = 8;
+
+/**
+ * The canonical queries of the selections seen last, found by identity: the
+ * app hands every request of one URL the same (memoized) selection, and the
+ * query's sorting and percent-encoding cost a request more than the rest of
+ * its server's key. A ring, not a `WeakMap`: a selection made per request (a
+ * header decides it) would add an entry on every request, which the garbage
+ * collector pays for; here it only takes a slot. Selections are not changed
+ * once made (their sets are read-only).
+ */
+export class RecentQueries {
+  readonly #selections: Array<Selection | undefined> = new Array<Selection | undefined>(RECENT_QUERIES).fill(undefined);
+  readonly #queries: string[] = new Array<string>(RECENT_QUERIES).fill('');
+  #next = 0;
+
+  of(selection: Selection): string {
+    for (let i = 0; i < RECENT_QUERIES; i++) if (this.#selections[i] === selection) return this.#queries[i]!;
+    const query = selectionToQuery(selection);
+    this.#selections[this.#next] = selection;
+    this.#queries[this.#next] = query;
+    this.#next = (this.#next + 1) % RECENT_QUERIES;
+    return query;
+  }
+}
+
+/** More identities than this per blueprint (a client varying its envelope per request) are served by the per-request path. */
+const MAX_SERVERS_PER_BLUEPRINT = 32;
+
+export class SharedServers {
+  private readonly byBlueprint = new WeakMap<Blueprint, Map<string, Promise<SharedServer | undefined>>>();
+  private readonly open = new Set<McpServer>();
+  private readonly queries = new RecentQueries();
+  private closed = false;
+
+  /** `stats` counts the calls answered by the lean `tools/call` (leanToolsCall.ts). */
+  constructor(private readonly stats: HostStats) {}
+
+  /** The shared server for this request, minted on first use; `undefined` when there is none to be had (the caller falls through). */
+  serverFor(built: BuiltServer, blueprint: Blueprint, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> | SharedServer | undefined {
+    if (this.closed) return undefined;
+    let servers = this.byBlueprint.get(blueprint);
+    if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Promise<SharedServer | undefined>>()));
+    const key = JSON.stringify([this.queries.of(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
+    const known = servers.get(key);
+    if (known) return known;
+    if (servers.size >= MAX_SERVERS_PER_BLUEPRINT) return undefined;
+    const made = this.mint(built, selection, revision, identity);
+    servers.set(key, made);
+    // A failed mint is not remembered: the next request tries again.
+    made.then((shared) => (shared ? undefined : servers.delete(key)), () => servers.delete(key));
+    return made;
+  }
+
+  private async mint(built: BuiltServer, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> {
+    const server = await built.createServer({ selection });
+    const legacy = revision === LEGACY_STATELESS;
+    // 2025: as the SDK's stateless fallback serves each of its servers, connected and never initialized.
+    const transport = legacy ? new LegacyExchangeTransport() : new SharedExchangeTransport({ era: 'modern', revision });
+    if (!legacy) {
+      advertiseListChanged(server);
+      seedClientIdentity(server, identity.clientInfo, identity.clientCapabilities);
+      serveModernRevision(server, revision);
+    }
+    await server.connect(transport);
+    // A server factory that does not serve this revision stays unbound: the per-request path answers for it.
+    if (this.closed || (!legacy && server.server.getNegotiatedProtocolVersion() !== revision)) {
+      await server.close();
+      return undefined;
+    }
+    transport.deliver = requestDelivery(server);
+    // Its handler contexts built without the spreads that cost a young-generation collection dearly on Node 20 (handlerContext.ts).
+    buildContextWithoutSpreads(server);
+    // Its tools/call answered without the SDK's per-call parses where they cannot change the answer (leanToolsCall.ts).
+    if (!legacy) installLeanToolsCall(server, this.stats);
+    // Its dispatch's envelope check asked once per distinct envelope, not parsed on every request (envelopeCheck.ts).
+    if (!legacy) keepEnvelopeChecks(server);
+    // And a plain tools/call handed to its lean handler without the SDK's `_onrequest` (leanDispatch.ts).
+    const lean = legacy ? undefined : leanToolsCallOf(server);
+    const dispatch = lean && leanDispatch(server, lean);
+    const deliver = transport.deliver;
+    if (dispatch && deliver) {
+      const stats = this.stats;
+      transport.deliver = (message, extra, deferAbort) => {
+        if (deferAbort && dispatch(message, extra)) stats.leanDispatches++;
+        else deliver(message, extra, deferAbort);
+      };
+    }
+    this.open.add(server);
+    return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
+  }
+
+  /** Closes every shared server (their in-flight handlers are aborted, as the SDK's per-request servers' are). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.open].map((server) => server.close()));
+    this.open.clear();
+  }
+}

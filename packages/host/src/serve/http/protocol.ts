@@ -1,0 +1,258 @@
+/**
+ * The MCP endpoint itself, for both protocol eras, through the official SDK:
+ *
+ * - a request carrying `Mcp-Session-Id` goes to its session before anything
+ *   is built or any activation event fired (unknown → 404);
+ * - a 2026-07-28 request goes to `createMcpHandler` (`legacy: 'reject'`),
+ *   whose factory mints a server for this one request from the cached
+ *   blueprint of the request's selection;
+ * - a 2025 `initialize` opens a session when sessions are on;
+ * - any other 2025 POST is served statelessly (`legacyStatelessFallback`).
+ *
+ * Minting costs the same at 10 tools or 10,000 (shared tables, `mint.ts`), so
+ * per-request servers are cheap: a `tools/call` registers nothing per tool
+ * and `tools/list` returns the list rendered once per blueprint.
+ */
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  legacyStatelessFallback,
+  type AuthInfo,
+  type McpServerFactory,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
+import { errorMessage } from '../../kernel/errors.js';
+import type { BuiltServer, McpHost } from '../../host/host.js';
+import type { Logger } from '../../kernel/logger.js';
+import { parseSelection, selectionToQuery, type Selection } from '../../selection/selection.js';
+import { principalOf } from './auth.js';
+import { readJsonBody } from './guards.js';
+import { jsonRpcError, JsonRpcCodes, requestIdOf } from './jsonRpc.js';
+import { advertiseListChanged } from './listChanged.js';
+import type { SessionClaim, SessionOwner, SessionRegistry } from './sessions/sessionRegistry.js';
+import type { Session, SessionStore } from './sessions/sessions.js';
+import type { UnknownNameLog } from './unknownNames.js';
+
+/** A request's selection, and the toolsets its token may not have. */
+export interface ResolvedSelection {
+  readonly selection: Selection;
+  readonly denied: readonly string[];
+  readonly readOnly?: boolean;
+}
+
+/** One MCP request as the endpoint sees it. */
+export interface EndpointRequest {
+  readonly request: Request;
+  readonly tenant: string | undefined;
+  readonly authInfo: AuthInfo | undefined;
+  /** The request's selection and the toolsets its token may not have, or the refusal to send (403 for a denied toolset named explicitly). Only called when a server is needed. */
+  resolveSelection(): ResolvedSelection | Response;
+  /** Registers a callback for when the HTTP exchange ends (the socket response closed). */
+  onFinish(done: () => void): void;
+  /** The 403 refusal when this request's token lacks the scopes of toolsets it would be served (an open session's). */
+  refuseScopes(toolsets: ReadonlySet<string>): Response | undefined;
+  /** Told which toolsets answer this request (a session's, or the selection's once built), for the access log. */
+  served?(toolsets: ReadonlySet<string>): void;
+  /** Told the parsed JSON-RPC body, when the access log logs payloads. */
+  received?(body: unknown): void;
+}
+
+interface Plan {
+  readonly built: BuiltServer;
+  readonly selection: Selection;
+  readonly denied: readonly string[];
+  readonly readOnly: boolean;
+}
+
+const SESSION_NOT_FOUND = 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize';
+
+/** Serves the MCP protocol on one endpoint. */
+export class McpEndpoint {
+  // The SDK hands the factory the very Request passed to fetch (body pre-parsed),
+  // so the selection resolved for it travels here without a global.
+  private readonly plans = new WeakMap<Request, Plan>();
+  /** Takeovers under way, by session and owner. */
+  private readonly takeovers = new Map<string, Promise<Session | Response>>();
+  private readonly modern;
+  private readonly stateless;
+
+  constructor(
+    private readonly host: McpHost,
+    private readonly sessions: SessionStore | undefined,
+    private readonly logger: Logger,
+    private readonly unknown: UnknownNameLog,
+    maxBodyBytes: number,
+    bus: ServerEventBus,
+  ) {
+    const factory: McpServerFactory = async (ctx) => {
+      try {
+        const plan = ctx.requestInfo ? this.plans.get(ctx.requestInfo) : undefined;
+        if (!plan) throw new Error('no selection was resolved for this request before its server was needed');
+        const server = await plan.built.createServer({ selection: plan.selection });
+        // Each 2026-07-28 request gets the current blueprint, and the bus carries changes to listen streams.
+        if (ctx.era === 'modern') advertiseListChanged(server);
+        return server;
+      } catch (error) {
+        this.logger.error({ err: error instanceof Error ? error : undefined }, `minting a server for a request failed: ${errorMessage(error)}`);
+        throw error;
+      }
+    };
+    // The SDK reports client mistakes here too (bad headers, wrong versions): debug, so a
+    // misbehaving client cannot flood the log. Our own failures are logged above at error.
+    const onerror = (error: Error) => this.logger.debug({ err: error }, `MCP request refused or failed: ${error.message}`);
+    this.modern = createMcpHandler(factory, { legacy: 'reject', onerror, maxRequestBodySize: maxBodyBytes, bus });
+    this.stateless = legacyStatelessFallback(factory, onerror, { maxRequestBodySize: maxBodyBytes });
+  }
+
+  /** Answers one request on the endpoint. */
+  async handle(r: EndpointRequest): Promise<Response> {
+    const { request, authInfo } = r;
+    let parsedBody: unknown;
+    if (request.method === 'POST') {
+      const read = await readJsonBody(request);
+      if (!read.ok) return read.response;
+      parsedBody = read.body;
+      r.received?.(parsedBody);
+    }
+    const options = { parsedBody, ...(authInfo ? { authInfo } : {}) };
+
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null) {
+      const owner: SessionOwner = { tenant: r.tenant, principal: principalOf(authInfo) };
+      let session: Session | Response | undefined = this.sessions?.find(sessionId, owner);
+      if (!session && this.sessions?.registry) session = await this.sharedTakeOver(this.sessions, this.sessions.registry, sessionId, owner, r, parsedBody);
+      if (session instanceof Response) return session;
+      if (!session || !this.sessions) return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id: requestIdOf(parsedBody) });
+      // A session keeps its toolsets; a token that has since lost one's scopes does not.
+      r.served?.(session.toolsets);
+      const refusal = r.refuseScopes(session.toolsets);
+      if (refusal) return refusal;
+      return await this.sessions.handle(session, request, parsedBody, authInfo, r.onFinish);
+    }
+
+    const outcome = classifyInboundRequest({
+      httpMethod: request.method,
+      body: parsedBody,
+      protocolVersionHeader: request.headers.get('mcp-protocol-version') ?? undefined,
+      mcpMethodHeader: request.headers.get('mcp-method') ?? undefined,
+      mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
+    });
+    if (outcome.kind !== 'legacy') {
+      // 2026-07-28, or a ladder rejection the SDK answers itself (the factory is then never called).
+      if (outcome.kind === 'modern') {
+        const plan = await this.plan(r);
+        if (plan instanceof Response) return plan;
+        this.plans.set(request, plan);
+      }
+      return await this.modern.fetch(request, options);
+    }
+    if (request.method !== 'POST') {
+      return jsonRpcError(405, JsonRpcCodes.SERVER_ERROR, `Method not allowed: ${request.method} needs an Mcp-Session-Id${this.sessions ? ' (open a session with initialize)' : ' and this server is stateless'}`, { headers: { allow: 'POST' } });
+    }
+    const plan = await this.plan(r);
+    if (plan instanceof Response) return plan;
+    if (outcome.reason === 'initialize' && this.sessions) {
+      return await this.sessions.open({
+        owner: { tenant: r.tenant, principal: principalOf(authInfo) },
+        toolsets: plan.built.toolsets,
+        recipe: { selection: selectionToQuery(plan.selection), denied: plan.denied, readOnly: plan.readOnly },
+        mint: () => plan.built.createServer({ selection: plan.selection }),
+        request,
+        parsedBody,
+        authInfo,
+      });
+    }
+    this.plans.set(request, plan);
+    return await this.stateless(request, options);
+  }
+
+  /** Resolves the selection and builds (or finds cached) its blueprint. */
+  async plan(r: Pick<EndpointRequest, 'tenant' | 'resolveSelection' | 'served'>): Promise<Plan | Response> {
+    return this.planNow(r);
+  }
+
+  /**
+   * {@link plan}, answered at once when the blueprint needs nothing awaited
+   * (`Host#buildNow`): the fast path's, which checks, so a request costs no
+   * promise and no turn of the microtask queue for it.
+   */
+  planNow(r: Pick<EndpointRequest, 'tenant' | 'resolveSelection' | 'served'>): Plan | Response | Promise<Plan | Response> {
+    const resolved = r.resolveSelection();
+    if (resolved instanceof Response) return resolved;
+    let building: BuiltServer | Promise<BuiltServer>;
+    try {
+      building = this.host.buildNow(resolved.selection, { tenant: r.tenant, denied: resolved.denied, readOnly: resolved.readOnly });
+    } catch (error) {
+      return this.buildFailed(error, r.tenant);
+    }
+    if (building instanceof Promise) return building.then((built) => this.planned(built, resolved, r)).catch((error: unknown) => this.buildFailed(error, r.tenant));
+    try {
+      return this.planned(building, resolved, r);
+    } catch (error) {
+      return this.buildFailed(error, r.tenant);
+    }
+  }
+
+  private planned(built: BuiltServer, resolved: ResolvedSelection, r: Pick<EndpointRequest, 'tenant' | 'served'>): Plan {
+    r.served?.(built.toolsets);
+    if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
+    return { built, selection: resolved.selection, denied: resolved.denied, readOnly: resolved.readOnly === true };
+  }
+
+  private buildFailed(error: unknown, tenant: string | undefined): Response {
+    this.logger.error({ err: error instanceof Error ? error : undefined, tenant }, `building the server for a request failed: ${errorMessage(error)}`);
+    return jsonRpcError(500, JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the server for this selection could not be built (the cause is logged)', { id: null });
+  }
+
+  /** {@link takeOver}, shared by the requests for one session (and owner) that arrive while it runs: one claim, one rebuild. */
+  private sharedTakeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response> {
+    const key = JSON.stringify([sessionId, owner.tenant ?? null, owner.principal ?? null]);
+    const running = this.takeovers.get(key);
+    // A Response body is read once: a request joining a refusal gets its own copy.
+    if (running) return running.then((outcome) => (outcome instanceof Response ? outcome.clone() : outcome));
+    const started = this.takeOver(sessions, registry, sessionId, owner, r, parsedBody).finally(() => this.takeovers.delete(key));
+    this.takeovers.set(key, started);
+    return started.then((outcome) => (outcome instanceof Response ? outcome.clone() : outcome));
+  }
+
+  /**
+   * A session another replica opened: claimed through the registry and
+   * rebuilt here under its id, or the answer to send — 404 when it is not this
+   * client's (or no longer exists), 503 with `Retry-After` while its holder is
+   * alive or this replica is full.
+   */
+  private async takeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response> {
+    const id = requestIdOf(parsedBody);
+    if (!sessions.hasRoom) {
+      return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: this node is full (${sessions.max} sessions) and cannot take session ${sessionId} over; retry later`, { id, headers: { 'retry-after': '5' } });
+    }
+    let claim: SessionClaim;
+    try {
+      claim = await registry.claim(sessionId, owner);
+    } catch (error) {
+      this.logger.warn({ session: sessionId }, `session ${sessionId} is not held by this node and the session registry could not be asked (${errorMessage(error)}); answered 404`);
+      return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id });
+    }
+    if (claim.kind === 'unknown') return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id });
+    if (claim.kind === 'held') {
+      return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: session ${sessionId} is served by node "${claim.node}", which is alive; retry (the load balancer should route it there)`, {
+        id,
+        headers: { 'retry-after': String(claim.retryAfterSeconds) },
+      });
+    }
+    const { record } = claim;
+    try {
+      const selection = parseSelection(record.selection);
+      const built = await this.host.build(selection, { tenant: record.tenant, denied: record.denied, readOnly: record.readOnly });
+      return await sessions.restore(record, () => built.createServer({ selection }), r.authInfo);
+    } catch (error) {
+      this.logger.error({ err: error instanceof Error ? error : undefined, session: sessionId }, `taking over session ${sessionId} failed: ${errorMessage(error)}`);
+      return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: session ${sessionId} could not be rebuilt on this node (the cause is logged); retry`, { id, headers: { 'retry-after': '1' } });
+    }
+  }
+
+  /** Closes the per-request handler (in-flight 2026 exchanges are torn down). */
+  async close(): Promise<void> {
+    await this.modern.close();
+  }
+}
