@@ -6,12 +6,12 @@
  * valid; then everything is written in one transaction, as upserts, so
  * importing a file twice leaves the database as importing it once.
  */
-import { forgetSampleMark } from './sample.js';
 import { readFileSync } from 'node:fs';
 import type Database from 'libsql';
 import type { z } from 'zod';
 import { ErrorCodes, errorMessageOf, ReactorError } from './errors.js';
 import { importRecordSchema, type BenchmarkRecord, type ImportRecord, type ResultRecord, type RunRecord, type TaskRecord } from './records.js';
+import { forgetSampleMark } from './sampleMark.js';
 
 /** One problem found in an import file. */
 export interface ImportIssue {

@@ -19,8 +19,8 @@ import { createSearchTextTool } from './tools/searchText.js';
 
 export type { SpacesOptions, SpacesLimits, SpacesRuntime } from './runtime.js';
 export { DEFAULT_LIMITS, MAX_RESPONSE_CHARS_ENV, MIN_RESPONSE_CHARS, createRuntime } from './runtime.js';
-export type { Space, RootEntry, RootsOption, ResolvedRoots, RootsSource } from './spaceRoots.js';
-export { SPACES_ROOT_ENV, SAMPLE_ROOT, parseRootSpec, resolveRoots, listSpaces } from './spaceRoots.js';
+export type { Space, RootEntry, RootsOption, ResolvedRoots, RootsSource, RefusedSpace, SpacesScan } from './spaceRoots.js';
+export { SPACES_ROOT_ENV, SAMPLE_ROOT, parseRootSpec, resolveRoots, listSpaces, scanSpaces } from './spaceRoots.js';
 export type { ResolvedPath } from './safePath.js';
 export { normalizeSpacePath, resolveInSpace } from './safePath.js';
 export type { Notebook, NotebookCell, NotebookOutput, ParseNotebookOptions } from './notebook.js';
@@ -51,10 +51,14 @@ const INSTRUCTIONS = `Spaces are folders of someone's work: Jupyter notebooks, d
 - An answer that left anything out says truncated: true; page on (nextCursor, nextCell, nextOffset) or narrow the request.
 - Paths are relative to the space, with "/" separators. ".." above the space, absolute paths, hidden files and links leading outside are refused.`;
 
+/** The most refused top-level links the start-up warning names (it counts them all). */
+const MAX_REFUSED_LOGGED = 20;
+
 /**
  * Makes the spaces extension. Options are checked at once (invalid ones throw
  * `REACTOR_OPTION_INVALID`); the roots are read on first use, and `onStart`
- * fails when a configured root is not a readable folder.
+ * fails when a configured root is not a readable folder, and warns about
+ * top-level symbolic links refused as spaces (they lead outside their root).
  */
 export function createSpacesExtension(options: SpacesOptions = {}): McpExtension {
   const runtime = createRuntime(options);
@@ -84,7 +88,7 @@ export function createSpacesExtension(options: SpacesOptions = {}): McpExtension
     ],
     resources: () => [createSpaceFileResource(runtime), createSpaceResource(runtime)],
     prompts: () => [createSummarizeNotebookPrompt(runtime)],
-    onStart: async () => {
+    onStart: async ({ logger }) => {
       const roots = runtime.roots();
       const problems = await checkRoots(roots.entries);
       if (problems.length > 0) {
@@ -92,6 +96,15 @@ export function createSpacesExtension(options: SpacesOptions = {}): McpExtension
           expected: 'folders that exist and can be read',
           hint: `fix the ${roots.source === 'env' ? `${SPACES_ROOT_ENV} variable` : '"roots" option'}, or leave it unset to serve the sample`,
         }, ErrorCodes.OPTION_INVALID);
+      }
+      const { refused } = await runtime.scan();
+      if (refused.length > 0) {
+        const shown = refused.slice(0, MAX_REFUSED_LOGGED);
+        const more = refused.length > shown.length ? `, and ${refused.length - shown.length} more` : '';
+        logger.warn(
+          { refused: shown.map(({ name, root, target }) => ({ name, root, target })), count: refused.length },
+          `extension "spaces": refused ${refused.length} symbolic link(s) at the top of a folder of spaces, not served as spaces: ${shown.map((r) => `${JSON.stringify(r.name)} (${r.root}) → ${r.target}`).join(', ')}${more}; hint: move the folder inside its folder of spaces, or serve it as a root of its own (name=/path/to/folder)`,
+        );
       }
     },
   });

@@ -5,7 +5,7 @@
  */
 import { ErrorCodes } from '@reactor/host';
 import { spaceError } from './errors.js';
-import { findSpace, listSpaces, resolveRoots, type ResolvedRoots, type RootsOption, type Space } from './spaceRoots.js';
+import { findSpace, listSpaces, resolveRoots, scanSpaces, type ResolvedRoots, type RootsOption, type Space, type SpacesScan } from './spaceRoots.js';
 
 /** Options of `createSpacesExtension`. */
 export interface SpacesOptions {
@@ -66,6 +66,8 @@ export interface SpacesRuntime {
   roots(): ResolvedRoots;
   /** The spaces there are now. */
   spaces(): Promise<Space[]>;
+  /** The spaces there are now, and the top-level links refused as spaces (leading outside their folder of spaces). */
+  scan(): Promise<SpacesScan>;
   /** One space by name; throws naming the available spaces. */
   space(name: string): Promise<Space>;
 }
@@ -87,6 +89,7 @@ export function createRuntime(options: SpacesOptions = {}): SpacesRuntime {
     limits,
     roots,
     spaces: () => listSpaces(roots().entries),
+    scan: () => scanSpaces(roots().entries),
     space: (name) => findSpace(roots().entries, name),
   };
 }

@@ -10,7 +10,7 @@ import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathSubject, spaceError } from './errors.js';
-import type { Space } from './spaceRoots.js';
+import { isInside, type Space } from './spaceRoots.js';
 
 /** A path checked and found inside its space. */
 export interface ResolvedPath {
@@ -59,11 +59,8 @@ export async function spaceRealDir(space: Space): Promise<string> {
   }
 }
 
-/** True when `child` is `parent` or lies below it (both real, absolute paths). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
+// `isInside` lives with the roots, whose top-level links it checks too; the path checks here use it as well.
+export { isInside };
 
 /**
  * Resolves a client's path inside a space and checks it on disk: it must

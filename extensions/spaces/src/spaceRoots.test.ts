@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempSpaces, type TempSpaces } from '../test/tempSpaces.js';
-import { checkRoots, findSpace, listSpaces, parseRootSpec, resolveRoots, SAMPLE_ROOT, SPACES_ROOT_ENV } from './spaceRoots.js';
+import { checkRoots, findSpace, listSpaces, parseRootSpec, resolveRoots, SAMPLE_ROOT, scanSpaces, SPACES_ROOT_ENV } from './spaceRoots.js';
 
 let temp: TempSpaces;
 beforeAll(async () => {
@@ -83,6 +83,39 @@ describe('listSpaces and findSpace', () => {
     expect(await checkRoots([{ kind: 'collection', dir: missing }, { kind: 'space', name: 'x', dir: path.join(temp.root, 'stray-file.txt') }])).toEqual([
       `root ${missing} is not a readable folder`,
       `space "x": ${path.join(temp.root, 'stray-file.txt')} is not a readable folder`,
+    ]);
+  });
+});
+
+describe('top-level symbolic links of a folder of spaces', () => {
+  // A folder of spaces beside the shared one: a real space, a link to it, and links that lead out.
+  let root: string;
+  let entries: readonly [{ kind: 'collection'; dir: string }];
+  beforeAll(async () => {
+    root = path.join(path.dirname(temp.root), 'linked-root');
+    await fs.mkdir(path.join(root, 'real'), { recursive: true });
+    await fs.symlink(path.join(root, 'real'), path.join(root, 'alias'));
+    await fs.symlink(temp.outside, path.join(root, 'escape'));
+    await fs.symlink('../outside', path.join(root, 'relative-escape'));
+    await fs.symlink(root, path.join(root, 'itself'));
+    await fs.symlink(path.join(temp.outside, 'secret.txt'), path.join(root, 'file-outside'));
+    entries = [{ kind: 'collection', dir: root }];
+  });
+
+  it('serves a link to a folder inside the root as a space, like a link inside a space', async () => {
+    expect(await findSpace(entries, 'alias')).toEqual({ name: 'alias', dir: path.join(root, 'alias') });
+  });
+
+  it('refuses a link whose real path leads outside the root, or is the root itself', async () => {
+    expect((await listSpaces(entries)).map((s) => s.name)).toEqual(['alias', 'real']);
+    for (const name of ['escape', 'relative-escape', 'itself']) await expect(findSpace(entries, name)).rejects.toThrow(`space "${name}": not found`);
+  });
+
+  it('says which links it refused, and where they lead', async () => {
+    expect((await scanSpaces(entries)).refused).toEqual([
+      { name: 'escape', root, target: temp.outside, reason: 'a symbolic link leading outside its folder of spaces' },
+      { name: 'itself', root, target: root, reason: 'a symbolic link to its folder of spaces itself' },
+      { name: 'relative-escape', root, target: temp.outside, reason: 'a symbolic link leading outside its folder of spaces' },
     ]);
   });
 });

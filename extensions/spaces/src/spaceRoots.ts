@@ -95,12 +95,45 @@ function rootsFromOption(roots: RootsOption, cwd: string): RootEntry[] {
 }
 
 /**
+ * An entry at the top of a folder of spaces that is not served as a space:
+ * a symbolic link whose real path is not a folder inside that folder of
+ * spaces (it leads outside, or to the folder of spaces itself).
+ */
+export interface RefusedSpace {
+  /** The entry's name, as a space would have been called. */
+  readonly name: string;
+  /** The folder of spaces it sits in, as configured. */
+  readonly root: string;
+  /** Where the link leads (its real path). */
+  readonly target: string;
+  /** Why it is refused, e.g. `a symbolic link leading outside its folder of spaces`. */
+  readonly reason: string;
+}
+
+/** What the roots hold now: the spaces, and the top-level entries refused as spaces. */
+export interface SpacesScan {
+  readonly spaces: Space[];
+  readonly refused: RefusedSpace[];
+}
+
+/**
  * The spaces the roots hold now, in root order then by name. A name seen twice
  * keeps its first folder (earlier roots win). Missing or unreadable roots are
  * skipped here; {@link checkRoots} reports them at start-up.
  */
 export async function listSpaces(entries: readonly RootEntry[]): Promise<Space[]> {
+  return (await scanSpaces(entries)).spaces;
+}
+
+/**
+ * {@link listSpaces}, with the entries refused on the way. A symbolic link at
+ * the top of a folder of spaces is followed as links inside a space are: only
+ * when its real path is a folder inside the folder of spaces' real path (not
+ * that folder itself). One leading elsewhere is refused, not served.
+ */
+export async function scanSpaces(entries: readonly RootEntry[]): Promise<SpacesScan> {
   const spaces: Space[] = [];
+  const refused: RefusedSpace[] = [];
   const seen = new Set<string>();
   const add = (space: Space) => {
     if (seen.has(space.name)) return;
@@ -113,17 +146,41 @@ export async function listSpaces(entries: readonly RootEntry[]): Promise<Space[]
       continue;
     }
     let names: string[];
+    let rootReal: string;
     try {
       names = (await fs.readdir(entry.dir)).filter((n) => NAME_PATTERN.test(n) && n !== 'node_modules').sort(compareNames);
+      rootReal = await fs.realpath(entry.dir);
     } catch {
       continue;
     }
     for (const name of names) {
       const dir = path.join(entry.dir, name);
-      if (await isDirectory(dir)) add({ name, dir });
+      if (!(await isDirectory(dir))) continue;
+      const target = await linkTarget(dir);
+      if (target !== undefined && (target === rootReal || !isInside(rootReal, target))) {
+        const reason = target === rootReal ? 'a symbolic link to its folder of spaces itself' : 'a symbolic link leading outside its folder of spaces';
+        refused.push({ name, root: entry.dir, target, reason });
+        continue;
+      }
+      add({ name, dir });
     }
   }
-  return spaces;
+  return { spaces, refused };
+}
+
+/** The real path of `file` when it is a symbolic link; undefined when it is not one (or cannot be read). */
+async function linkTarget(file: string): Promise<string | undefined> {
+  try {
+    return (await fs.lstat(file)).isSymbolicLink() ? await fs.realpath(file) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `child` is `parent` or lies below it (both real, absolute paths). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** Finds a space by its exact name, or throws naming the spaces there are. */

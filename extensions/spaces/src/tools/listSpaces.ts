@@ -5,6 +5,7 @@ import { isNotebookPath } from '../fileTypes.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { fitItems } from '../responseCap.js';
 import { spaceRealDir } from '../safePath.js';
+import type { RefusedSpace } from '../spaceRoots.js';
 import { walk } from '../walk.js';
 import { defineSpacesTool, READ_ONLY_LOCAL } from './common.js';
 
@@ -23,7 +24,12 @@ export const listSpacesOutput = z.object({
   spaces: z.array(spaceSummary),
   source: z.enum(['options', 'env', 'sample']).describe('Where the roots came from: the extension\'s options, REACTOR_SPACES_ROOT, or the sample shipped with the extension.'),
   truncated: z.boolean().describe('True when something was left out: spaces beyond what one answer carries, or a space too large to count fully (its own truncated says which).'),
+  notes: z.array(z.string()).optional().describe('What was refused as a space and why, e.g. a symbolic link leading outside its folder of spaces. Absent when nothing was.'),
 });
+
+/** The most refusals `list_spaces` names one by one (the rest are counted in one more note), and the longest name shown: notes stay well inside the smallest answer cap. */
+const MAX_NOTES = 10;
+const MAX_NOTE_NAME = 60;
 
 /** Makes the `list_spaces` tool. */
 export function createListSpacesTool(runtime: SpacesRuntime) {
@@ -36,7 +42,8 @@ export function createListSpacesTool(runtime: SpacesRuntime) {
     annotations: READ_ONLY_LOCAL,
     handler: async (_args, ctx): Promise<z.infer<typeof listSpacesOutput>> => {
       const spaces = [];
-      for (const space of await runtime.spaces()) {
+      const scan = await runtime.scan();
+      for (const space of scan.spaces) {
         const walked = await walk(space, { relative: '', absolute: await spaceRealDir(space) }, { includeDirectories: false, maxEntries: runtime.limits.maxWalkEntries, signal: ctx.signal });
         const readme = walked.entries.find((e) => /^readme(\.md|\.txt)?$/i.test(e.path));
         const about = readme ? describeReadme(await readReadme(fileOfEntry(space, readme))) : {};
@@ -51,10 +58,18 @@ export function createListSpacesTool(runtime: SpacesRuntime) {
       }
       const source = runtime.roots().source;
       const counted = spaces.every((space) => space.truncated !== true);
-      const { result, omitted } = fitItems(spaces, runtime.limits.maxResponseChars, (kept) => ({ spaces: [...kept], source, truncated: !counted }));
+      const notes = refusalNotes(scan.refused);
+      const { result, omitted } = fitItems(spaces, runtime.limits.maxResponseChars, (kept) => ({ spaces: [...kept], source, truncated: !counted, ...(notes.length > 0 ? { notes } : {}) }));
       return omitted > 0 ? { ...result, truncated: true } : result;
     },
   });
+}
+
+// Names only: where a link leads is the operator's business (the start-up log says it), not a client's.
+function refusalNotes(refused: readonly RefusedSpace[]): string[] {
+  const shown = (name: string) => JSON.stringify([...name].length > MAX_NOTE_NAME ? `${[...name].slice(0, MAX_NOTE_NAME - 1).join('')}…` : name);
+  const notes = refused.slice(0, MAX_NOTES).map((r) => `refused ${shown(r.name)}: ${r.reason}; only folders inside it are served`);
+  return refused.length > MAX_NOTES ? [...notes, `refused ${refused.length - MAX_NOTES} more like these`] : notes;
 }
 
 async function readReadme(file: FileRef): Promise<string> {
