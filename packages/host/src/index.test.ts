@@ -47,3 +47,43 @@ describe('the public API of @reactor/host', () => {
     expect(source).not.toMatch(/export \*/);
   });
 });
+
+/** The subpath entries: each pinned like the root (values at run time, types from the source). */
+const ENTRIES = {
+  './serve/http/index.ts': {
+    values: ['CORS_ALLOWED_HEADERS', 'CORS_EXPOSED_HEADERS', 'SELECTION_HEADER', 'SERVER_CARD_MEDIA_TYPE', 'TOOL_FILTER_HEADERS', 'createMcpApp'],
+    types: ['CatalogContext', 'CatalogRenderer', 'HealthzBody', 'HealthzExtension', 'McpApp', 'McpAppAuthOptions', 'McpAppHealthCheck', 'McpAppOptions', 'McpAppSessionOptions', 'ServerCard', 'ServerCardOptions', 'SessionClaim', 'SessionInitializeParams', 'SessionOwner', 'SessionRecord', 'SessionRegistry', 'SessionScopedEventStore', 'ToolsetsBody'],
+  },
+  './serve/stdio.ts': { values: ['serveStdio'], types: [] },
+  './discovery/index.ts': { values: ['loadExtensions'], types: ['LoadExtensionsOptions', 'ReactorMcpEntry'] },
+  './command/index.ts': { values: ['COMMAND_HELP', 'parseCommandOptions', 'runCommand'], types: ['AuthSummary', 'CommandAuthOptions', 'CommandDependencies', 'CommandOptions', 'RunningCommand'] },
+  './auth/index.ts': {
+    values: ['JWT_ALGORITHMS', 'StaticTokens', 'createIntrospectionVerifier', 'createJwtVerifier', 'discoverIssuer', 'hashToken', 'readTokensFile'],
+    types: ['IntrospectionVerifierOptions', 'IssuerMetadata', 'JwtVerifier', 'JwtVerifierOptions', 'StaticTokenEntry'],
+  },
+} as const;
+
+describe('the subpath entries of @reactor/host (http, stdio, discovery, command, auth)', () => {
+  it('package.json maps each subpath to its entry module, source and build alike', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, Record<string, string>> };
+    const subpaths = { './http': 'serve/http/index', './stdio': 'serve/stdio', './discovery': 'discovery/index', './command': 'command/index', './auth': 'auth/index' };
+    for (const [subpath, module] of Object.entries(subpaths)) {
+      expect(manifest.exports[subpath], subpath).toEqual({ '@reactor/source': `./src/${module}.ts`, types: `./dist/${module}.d.ts`, default: `./dist/${module}.js` });
+    }
+  });
+
+  it.each(Object.entries(ENTRIES))('%s exports exactly its names', async (file, expected) => {
+    const entry = (await import(file)) as Record<string, unknown>;
+    expect(Object.keys(entry).sort()).toEqual([...expected.values].sort());
+    // The stdio module declares its types with `export interface`; an entry file re-exports them by name.
+    if (file !== './serve/stdio.ts') expect(typeExports(file)).toEqual([...expected.types].sort());
+    expect(readFileSync(new URL(file, import.meta.url), 'utf8')).not.toMatch(/export \*/);
+  });
+
+  it('a name the root also exports is the same object from both (one copy of the host)', async () => {
+    for (const file of Object.keys(ENTRIES)) {
+      const entry = (await import(file)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(entry)) if (name in api) expect((api as Record<string, unknown>)[name], `${file} ${name}`).toBe(value);
+    }
+  });
+});

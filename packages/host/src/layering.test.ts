@@ -30,6 +30,7 @@ export const LAYERS: ReadonlyArray<readonly [layer: string, holds: string]> = [
   ['serve/http', 'the HTTP endpoint: options, protocol eras, guards, CORS, the request\'s selection, info routes, auth'],
   ['serve/http/fast', 'the fast path: shared servers and lean dispatch for stateless requests (the core never imports it)'],
   ['serve/http/app.ts', 'createMcpApp: composes the endpoint, sessions and the fast path'],
+  ['serve/http/index.ts', 'the @reactor/host/http entry'],
   ['auth', 'token verifiers as a library: JWT/JWKS, introspection, static tokens'],
   ['check', 'checking an extension package (reactor-mcp-server check)'],
   ['testing', '@reactor/host/testing: in-memory connections, contexts, contract checks'],
