@@ -25,7 +25,7 @@ import { errorMessage } from '../errors.js';
 import type { BuiltServer, McpHost } from '../host.js';
 import type { Logger } from '../logger.js';
 import { parseSelection, selectionToQuery, type Selection } from '../selection.js';
-import { principalOf } from './auth.js';
+import { principalOf } from '../principal.js';
 import { jsonRpcError, JsonRpcCodes, readJsonBody, requestIdOf } from './guards.js';
 import { advertiseListChanged } from '../sdk/listChanged.js';
 import type { SessionClaim, SessionRegistry } from './sessionRegistry.js';

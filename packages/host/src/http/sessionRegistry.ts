@@ -32,6 +32,7 @@ export interface SessionRecord {
   /** The node holding it now. */
   readonly node: string;
   readonly tenant: string | undefined;
+  /** The owner's principal, opaque: compare it whole (see `SessionOwner`). */
   readonly principal: string | undefined;
   /** The session's selection as a canonical query string (`selectionToQuery`), the default selection applied. */
   readonly selection: string;

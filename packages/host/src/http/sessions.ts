@@ -35,6 +35,7 @@ export const DEFAULT_MAX_SESSIONS = 1000;
 /** Whose a session is. */
 export interface SessionOwner {
   readonly tenant: string | undefined;
+  /** The token's principal, an opaque string compared whole: issuer (or static-token file), client and subject (`principal.ts`). */
   readonly principal: string | undefined;
 }
 

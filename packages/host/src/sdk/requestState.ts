@@ -28,6 +28,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { principalOf } from '../principal.js';
 
 /** The fewest bytes a `requestStateKey` may have (the SDK codec's HMAC key floor). */
 export const MIN_REQUEST_STATE_KEY_BYTES = 32;
@@ -86,7 +87,7 @@ export function createRequestStateSeal(options: RequestStateSealOptions): Reques
     key: given ?? randomBytes(MIN_REQUEST_STATE_KEY_BYTES),
     ...(options.ttlSeconds !== undefined ? { ttlSeconds: options.ttlSeconds } : {}),
     // A state minted for one principal is refused when another echoes it.
-    bind: (ctx) => principalOf(ctx),
+    bind: (ctx) => principalOf(ctx.http?.authInfo) ?? '',
   });
 
   return {
@@ -117,11 +118,4 @@ export function createRequestStateSeal(options: RequestStateSealOptions): Reques
       return { ...ctx, mcpReq: { ...ctx.mcpReq, requestState: (<T>() => state as T) } };
     },
   };
-}
-
-function principalOf(ctx: ServerContext): string {
-  const auth = ctx.http?.authInfo;
-  if (!auth) return '';
-  const subject = (auth.extra as { sub?: unknown } | undefined)?.sub;
-  return `${auth.clientId}\0${typeof subject === 'string' ? subject : ''}`;
 }
