@@ -15,7 +15,7 @@ import { installCompletions } from './completions.js';
 import { routeHookPrompts, routeHookResources } from './hookRegistration.js';
 import { installPrompts } from './prompts.js';
 import { installResources } from './resources.js';
-import type { RequestStateSeal } from './requestState.js';
+import type { SelectionRequestStateSeal } from './requestState.js';
 import type { Subscriptions } from './subscriptions.js';
 import type { RequestTelemetry } from '../telemetry/requestTelemetry.js';
 
@@ -35,7 +35,7 @@ export interface ContentServices {
   readonly problems: ProblemLog;
   readonly stats: HostStats;
   /** Seals the `requestState` of input-required results and verifies it on the retry (prompts/get, resources/read). */
-  readonly requestState: RequestStateSeal;
+  readonly requestState: SelectionRequestStateSeal;
   /** The blueprint's middleware around `resources/read` and `prompts/get`, when any wraps them. */
   readonly middleware?: ServerMiddleware | undefined;
   /** Spans for `resources/read` and `prompts/get`, when the host traces. */
