@@ -119,6 +119,16 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     : undefined;
   const unknown = new UnknownNameLog(logger);
   const cors = resolved.corsOrigins ? corsPolicy(resolved.corsOrigins) : undefined;
+  if (cors && !auth) {
+    // Browsers send a visitor's requests from those origins; without auth nothing tells those pages from the operator.
+    const origins = resolved.corsOrigins!.join(', ');
+    logger.warn(
+      { corsOrigins: resolved.corsOrigins },
+      cors.any
+        ? 'CORS allows any origin (*) with no authentication: any web page, in any visitor\'s browser, can call every tool this server serves; configure auth or list the origins you trust'
+        : `CORS allows ${origins} with no authentication: any page on those origins, in any visitor's browser, can call every tool this server serves; configure auth unless those origins are yours alone`,
+    );
+  }
   // Listed CORS origins pass the Origin check too (by host name, as the SDK's validator compares); `*` turns it off.
   const corsHostnames = resolved.corsOrigins?.filter((o) => o !== '*').map(normalizeAllowedHost);
   const hostGuard = new HostGuard(resolved.allowedHosts, resolved.allowedOrigins, corsHostnames, cors?.any === true);
