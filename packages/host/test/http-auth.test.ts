@@ -260,7 +260,7 @@ describe('anonymous callers where /toolsets is open (--no-auth-protect-toolsets)
     open = await buildHost([core, spaces, admin, vault], { name: 'anonymous', logger: silentLogger });
     app = await serveWithCommandAuth(open, ['--auth-tokens-file', join(dir, 'tokens.json'), '--no-auth-protect-toolsets'], silentLogger, {}, {
       catalog: async (context) => {
-        catalogSaw = { denied: context.denied, described: (await context.describe(context.selection)) as ToolsetsBody };
+        catalogSaw = { denied: context.denied, described: await context.describe(context.selection) };
         return new Response('catalog');
       },
     });
