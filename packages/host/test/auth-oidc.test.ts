@@ -8,14 +8,21 @@
  * 401 with the challenge naming the metadata document; scopes map to
  * toolsets (denied, 403); a rotated signing key is picked up without a
  * restart, while unknown `kid`s cannot make the server refetch keys in a loop;
+ * principals are qualified by issuer and by auth method (two issuers with the
+ * same client and sub, a static token of that name: three principals, for
+ * sessions and `requestState` alike).
  * (Introspection: auth-introspection.test.ts.) No token is ever logged.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateKeyPair, SignJWT, base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineExtension, defineTool, type McpHost, type ToolsetsBody } from '../src/index.js';
+import { hashToken } from '../src/auth/staticTokens.js';
+import { defineExtension, defineTool, inputRequired, type McpHost, type ToolsetsBody } from '../src/index.js';
 import { bearer, recordingLogger, serveWithCommandAuth, type ServedWithAuth } from './helpers/commandAuth.js';
 import { fixtureHost, type WhoAmI } from './helpers/fixtures.js';
-import { CLIENT_KINDS, connectClient, initializeBody, jsonOf, post } from './helpers/http.js';
+import { CLIENT_KINDS, connectClient, initializeBody, jsonOf, messagesOf, post } from './helpers/http.js';
 import { CLIENTS, makeKey, signRaw, startIssuer, type TestIssuer } from './helpers/oidcProvider.js';
 
 const RESOURCE = 'https://mcp.example.test/mcp';
@@ -234,3 +241,94 @@ describe('key rotation', () => {
     }
   });
 });
+
+describe('principals are qualified by where the identity came from', () => {
+  // Issuers A and B both register the client `agent`: their tokens carry the same
+  // client_id and sub. The tokens file names a static token `agent` too.
+  const STATIC = 'static-token-of-agent-0123456789abcdef';
+  const STATE_KEY = 'a-request-state-key-of-more-than-32-bytes!';
+  const asker = defineExtension({
+    manifest: { name: 'asker', version: '1.0.0' },
+    tools: () => [
+      defineTool({
+        name: 'confirm_reset',
+        description: 'Asks before resetting.',
+        handler: (_args, ctx) => (ctx.mcpReq.requestState() === 'asked' ? 'reset' : inputRequired({ inputRequests: { ok: inputRequired.listRoots() }, requestState: 'asked' })),
+      }),
+    ],
+  });
+  let a: TestIssuer;
+  let b: TestIssuer;
+  let twoHost: McpHost;
+  let two: ServedWithAuth;
+  let dir: string;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startIssuer(await makeKey('a')), startIssuer(await makeKey('b'))]);
+    dir = await mkdtemp(join(tmpdir(), 'reactor-principals-'));
+    const tokensFile = join(dir, 'tokens.json');
+    await writeFile(tokensFile, JSON.stringify([{ name: CLIENTS.agent.id, sha256: hashToken(STATIC), scopes: ['mcp'] }]));
+    twoHost = await fixtureHost({ requestStateKey: STATE_KEY }, [asker]);
+    two = await serveWithCommandAuth(twoHost, ['--auth-issuer', a.issuer, '--auth-issuer', b.issuer, '--auth-tokens-file', tokensFile, '--public-url', RESOURCE], logger);
+  });
+  afterAll(async () => {
+    await two.close();
+    await twoHost.stop();
+    await Promise.all([a.close(), b.close()]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const fromA = async () => await a.token({ scope: 'mcp', resource: RESOURCE });
+  const fromB = async () => await b.token({ scope: 'mcp', resource: RESOURCE });
+
+  /** Opens a 2025 session with `token`; answers how a tools/list on it fares with another token. */
+  async function session(opener: string): Promise<(token: string) => Promise<number>> {
+    const opened = await post(two.listening.url('/mcp'), initializeBody(), bearer(opener));
+    expect(opened.status).toBe(200);
+    const id = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    return async (token) => {
+      const response = await post(two.listening.url('/mcp'), { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, { ...bearer(token), 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' });
+      await response.text();
+      return response.status;
+    };
+  }
+
+  it("a session opened with issuer A's token refuses issuer B's token with the same client and sub (404), and takes a fresh A token", async () => {
+    const listWith = await session(await fromA());
+    expect(await listWith(await fromB())).toBe(404);
+    expect(await listWith(await fromA())).toBe(200);
+  });
+
+  it('a static token and a JWT with the same name and sub are different principals', async () => {
+    const staticSession = await session(STATIC);
+    expect(await staticSession(await fromA())).toBe(404);
+    expect(await staticSession(STATIC)).toBe(200);
+    const jwtSession = await session(await fromA());
+    expect(await jwtSession(STATIC)).toBe(404);
+  });
+
+  it('a requestState minted under issuer A is refused under issuer B (-32602), and accepted under A', async () => {
+    const call = async (token: string, requestState?: string) =>
+      (
+        await messagesOf(
+          await post(
+            two.listening.url('/mcp'),
+            { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'confirm_reset', arguments: {}, ...(requestState ? { requestState, inputResponses: { ok: { roots: [] } } } : {}), _meta: META_2026 } },
+            { ...bearer(token), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'confirm_reset' },
+          ),
+        )
+      ).find((m) => 'result' in m || 'error' in m)!;
+    const first = (await call(await fromA()))['result'] as { resultType: string; requestState: string };
+    expect(first.resultType).toBe('input_required');
+    expect((await call(await fromB(), first.requestState))['error']).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect((await call(STATIC, first.requestState))['error']).toMatchObject({ code: -32602 });
+    expect((await call(await fromA(), first.requestState))['result']).toMatchObject({ content: [{ type: 'text', text: 'reset' }] });
+  });
+});
+
+const META_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { roots: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' },
+};

@@ -1,12 +1,18 @@
 /**
  * Bearer-token auth: one gate on every MCP route and selection form, the
  * protected-resource metadata, `authInfo` reaching tool handlers, sessions
- * bound to their principal, and toolset scopes.
+ * bound to their principal, and toolset scopes — anonymous callers (where
+ * `/toolsets` is open) included: no token, no scopes.
  */
 import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpApp, defineExtension, defineTool, type McpHost, type ToolsetsBody } from '../src/index.js';
-import { fixtureHost, type WhoAmI } from './helpers/fixtures.js';
+import { hashToken } from '../src/auth/staticTokens.js';
+import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type DeferredExtension, type McpHost, type ToolsetsBody } from '../src/index.js';
+import { serveWithCommandAuth, type ServedWithAuth } from './helpers/commandAuth.js';
+import { core, fixtureHost, spaces, type WhoAmI } from './helpers/fixtures.js';
 import { CLIENT_KINDS, connectClient, initializeBody, jsonOf, listen, messagesOf, post, type Listening } from './helpers/http.js';
 
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
@@ -220,5 +226,89 @@ describe('a scoped always-on toolset', () => {
       await app.close();
       await locked.stop();
     }
+  });
+});
+
+describe('anonymous callers where /toolsets is open (--no-auth-protect-toolsets)', () => {
+  // Anonymous means no scopes: a scoped toolset is denied to it as to a token without them, and wakes nothing.
+  const TOKEN = 'a-static-token-for-ops-0123456789';
+  const vaultToolset = { name: 'vault', default: false, scopes: ['vault'], description: 'Runs code.' };
+  let vaultLoads = 0;
+  const vault: DeferredExtension = {
+    kind: 'deferred',
+    manifest: { name: 'vault', version: '1.0.0', activationEvents: ['onToolset:vault'] },
+    toolsets: [vaultToolset],
+    package: 'vault@1.0.0',
+    load: () => {
+      vaultLoads++;
+      return Promise.resolve(
+        defineExtension({
+          manifest: { name: 'vault', version: '1.0.0', activationEvents: ['onToolset:vault'] },
+          toolsets: () => [vaultToolset],
+          tools: () => [defineTool({ name: 'open_vault', description: 'Open the vault.', handler: () => 'open' })],
+        }),
+      );
+    },
+  };
+  let open: McpHost;
+  let app: ServedWithAuth;
+  let dir: string;
+  let catalogSaw: { denied: readonly string[]; described: ToolsetsBody } | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'reactor-anonymous-'));
+    await writeFile(join(dir, 'tokens.json'), JSON.stringify([{ name: 'ops', sha256: hashToken(TOKEN), scopes: ['admin', 'vault'] }]));
+    open = await buildHost([core, spaces, admin, vault], { name: 'anonymous', logger: silentLogger });
+    app = await serveWithCommandAuth(open, ['--auth-tokens-file', join(dir, 'tokens.json'), '--no-auth-protect-toolsets'], silentLogger, {}, {
+      catalog: async (context) => {
+        catalogSaw = { denied: context.denied, described: await context.describe(context.selection) };
+        return new Response('catalog');
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await open.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const toolsets = async (query: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(app.listening.url(`/toolsets${query}`), { headers });
+    expect(response.status).toBe(200);
+    return (await response.json()) as ToolsetsBody;
+  };
+
+  it('GET /toolsets?admin: admin is not active, is reported denied, and its tools are not listed', async () => {
+    const body = await toolsets('?admin');
+    expect(body.active).not.toContain('admin');
+    expect(body.denied).toEqual(expect.arrayContaining(['admin', 'vault']));
+    expect(body.tools).not.toContain('reset_everything');
+    expect((await toolsets('')).tools).not.toContain('reset_everything');
+    // A token with the scope sees it.
+    expect((await toolsets('?admin', bearer(TOKEN))).tools).toContain('reset_everything');
+  });
+
+  it('the catalog page gets the same: admin denied, its tools not described', async () => {
+    expect((await fetch(app.listening.url('/?admin'))).status).toBe(200);
+    expect(catalogSaw?.denied).toEqual(expect.arrayContaining(['admin', 'vault']));
+    expect(catalogSaw?.described.tools).not.toContain('reset_everything');
+  });
+
+  it('/mcp stays closed to anonymous callers (401), and a token lacking nothing lists the tools', async () => {
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    expect((await post(app.listening.url('/mcp?admin'), list, { 'mcp-protocol-version': '2025-11-25' })).status).toBe(401);
+    const ops = await connectClient('v2 client, 2025 protocol', app.listening.url('/mcp?admin'), bearer(TOKEN));
+    try {
+      expect(await ops.toolNames()).toContain('reset_everything');
+    } finally {
+      await ops.close();
+    }
+  });
+
+  it('a held extension behind a scoped toolset is not woken by an anonymous /toolsets?vault (nor by the catalog)', async () => {
+    const body = await toolsets('?vault');
+    expect(body.active).not.toContain('vault');
+    expect(body.denied).toContain('vault');
+    expect((await fetch(app.listening.url('/?vault'))).status).toBe(200);
+    expect(vaultLoads).toBe(0);
+    expect(open.report().extensions.find((e) => e.name === 'vault')).toMatchObject({ state: 'held', started: false });
   });
 });

@@ -184,6 +184,29 @@ describe('input-required results (2026-07-28)', () => {
   });
 });
 
+describe('requestState is bound to the selection it was minted for', () => {
+  it('refuses a state minted under one selection when echoed under another (-32602), and accepts it under the same one however written', async () => {
+    const url = await serve();
+    const first = resultOf(await call(url, 'tools/call', { name: 'delete_item', arguments: { id: '42' } }, 'delete_item'));
+    const state = first['requestState'] as string;
+    const retry = async (at: URL) =>
+      await call(at, 'tools/call', { name: 'delete_item', arguments: { id: '42' }, inputResponses: { confirm: { action: 'accept', content: { ok: true } } }, requestState: state }, 'delete_item');
+    // The tool is served in both, but without the audit wrapper: another surface, another state.
+    const elsewhere = new URL(url);
+    elsewhere.search = '?without=audit';
+    expect((await retry(elsewhere))['error']).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    // A narrower tool filter is another selection too.
+    const narrowed = new URL(url);
+    narrowed.search = '?tools=delete_item';
+    expect((await retry(narrowed))['error']).toMatchObject({ code: -32602 });
+    expect(seen.filter((s) => s.endsWith('complete'))).toEqual([]);
+    // The same active set written another way is the same selection.
+    const same = new URL(url);
+    same.search = '?audit,guard';
+    expect(resultOf(await retry(same))['structuredContent']).toEqual({ deleted: '42' });
+  });
+});
+
 describe('listen streams (2026-07-28)', () => {
   it('advertise listChanged in server/discover and hear toolsListChanged after host.disable()', async () => {
     const url = await serve();

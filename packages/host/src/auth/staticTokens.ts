@@ -10,7 +10,7 @@ import { describeValue, ErrorCodes, errorMessage, ReactorError } from '../kernel
 
 /** One entry of the tokens file. */
 export interface StaticTokenEntry {
-  /** Who holds the token; becomes `AuthInfo.clientId` (and `extra.sub`). */
+  /** Who holds the token; becomes `AuthInfo.clientId` (and `extra.sub`, with `extra.via: "static-token"`: a principal of its own). */
   readonly name: string;
   /** Lowercase hex of the SHA-256 of the token (`reactor-mcp-server hash-token`). */
   readonly sha256: string;

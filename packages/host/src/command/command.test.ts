@@ -64,6 +64,7 @@ describe('parseCommandOptions', () => {
       command: 'serve',
       catalog: true,
       corsOrigins: undefined,
+      corsAllowAnyOriginWithoutAuth: false,
       registryName: undefined,
       remoteUrl: undefined,
     });
@@ -82,7 +83,11 @@ describe('parseCommandOptions', () => {
       catalog: false,
       corsOrigins: ['https://a.example', 'http://localhost:5173'],
     });
-    expect(parseCommandOptions([], { REACTOR_MCP_CATALOG: 'off', REACTOR_MCP_CORS_ORIGINS: 'https://a.example, *' })).toMatchObject({ catalog: false, corsOrigins: ['https://a.example', '*'] });
+    expect(parseCommandOptions([], { REACTOR_MCP_CATALOG: 'off', REACTOR_MCP_CORS_ORIGINS: 'https://a.example, *', REACTOR_MCP_CORS_ALLOW_ANY_ORIGIN_WITHOUT_AUTH: '1' })).toMatchObject({
+      catalog: false,
+      corsOrigins: ['https://a.example', '*'],
+      corsAllowAnyOriginWithoutAuth: true,
+    });
     expect(parseCommandOptions(['server-json', '--registry-name', 'io.github.acme/tools', '--remote-url', 'https://mcp.acme.dev/mcp'], {})).toMatchObject({
       command: 'server-json',
       registryName: 'io.github.acme/tools',
@@ -309,6 +314,31 @@ describe('runCommand', () => {
     expect((await r.host.build()).toolNames).toEqual(['list_spaces', 'list_server_toolsets']);
     expect(r.url).toBe(`http://127.0.0.1:${(r.server!.address() as AddressInfo).port}/api`);
     expect(await (await fetch(r.url!)).text()).toBe('ok');
+  });
+
+  it("refuses --cors-origin '*' without auth, naming the flag that allows it; any origin with auth or a listed one is fine", () => {
+    for (const [argv, env] of [[['--cors-origin', '*'], {}], [[], { REACTOR_MCP_CORS_ORIGINS: 'https://a.example,*' }], [['--cors-origin', '*', '--no-auth', '--host', '0.0.0.0'], {}]] as const) {
+      const message = optionError(() => parseCommandOptions(argv, env));
+      expect(message).toContain('any web page');
+      expect(message).toContain('--cors-allow-any-origin-without-auth');
+    }
+    expect(parseCommandOptions(['--cors-origin', '*', '--cors-allow-any-origin-without-auth'], {})).toMatchObject({ corsOrigins: ['*'], corsAllowAnyOriginWithoutAuth: true });
+    expect(parseCommandOptions(['--cors-origin', '*', '--auth-tokens-file', 'tokens.json'], {})).toMatchObject({ corsOrigins: ['*'], corsAllowAnyOriginWithoutAuth: false });
+    expect(parseCommandOptions(['--cors-origin', 'https://a.example'], {})).toMatchObject({ corsOrigins: ['https://a.example'] });
+    // stdio has no CORS: nothing to refuse.
+    expect(parseCommandOptions(['--transport', 'stdio', '--cors-origin', '*'], {})).toMatchObject({ transport: 'stdio' });
+  });
+
+  it("serves --cors-origin '*' without auth only with --cors-allow-any-origin-without-auth, and warns when CORS meets no auth", async () => {
+    await expect(runCommand(['--port', '0', '--cors-origin', '*'], {}, deps([spaces()]).d)).rejects.toMatchObject({ code: ErrorCodes.OPTION_INVALID, message: expect.stringContaining('--cors-allow-any-origin-without-auth') as unknown });
+    const { d, lines } = deps([spaces()]);
+    const r = await start(['--cors-origin', '*', '--cors-allow-any-origin-without-auth'], d);
+    const preflight = await fetch(r.url!, { method: 'OPTIONS', headers: { origin: 'https://any.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toContainEqual(expect.stringMatching(/no authentication.*any web page/s));
+    const listed = deps([spaces()]);
+    await start(['--cors-origin', 'https://a.example'], listed.d);
+    expect(listed.lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toContainEqual(expect.stringMatching(/https:\/\/a\.example.*no authentication/s));
   });
 
   it('turns the catalog on when @reactor/catalog is installed, off with --no-catalog, and passes --cors-origin', async () => {

@@ -57,6 +57,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ...(options.logPayloads ? { logPayloads: true } : {}),
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
+    ...(options.corsAllowAnyOriginWithoutAuth ? { corsAllowAnyOriginWithoutAuth: true } : {}),
     ...(await catalogFor(options, deps, logger)),
   });
   // A test's stand-in app may have no sessions to count.

@@ -4,7 +4,7 @@
  * and the usage text `--help` prints.
  */
 import { parseArgs } from 'node:util';
-import { AUTH_FLAGS, AUTH_HELP, parseAuthOptions, type CommandAuthOptions } from './auth/options.js';
+import { AUTH_FLAGS, AUTH_HELP, authConfigured, parseAuthOptions, type CommandAuthOptions } from './auth/options.js';
 import { describeValue, ErrorCodes, ReactorError } from '../kernel/errors.js';
 import { nearest } from '../kernel/didYouMean.js';
 import { EXTENSION_NAME_PATTERN } from '../contract/extension.js';
@@ -63,6 +63,8 @@ export interface CommandOptions {
   readonly catalog: boolean;
   /** Browser origins allowed cross-origin (CORS); undefined: none. */
   readonly corsOrigins: readonly string[] | undefined;
+  /** `--cors-allow-any-origin-without-auth`: `--cors-origin '*'` is accepted without auth (otherwise refused). */
+  readonly corsAllowAnyOriginWithoutAuth: boolean;
   /** `server-json`: the registry name (default: package.json `mcpName`). */
   readonly registryName: string | undefined;
   /** `server-json`: a deployment's public MCP endpoint to list under `remotes`. */
@@ -81,6 +83,7 @@ const FLAGS = {
   'ignore-query-key': { type: 'string', multiple: true },
   'allowed-host': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
+  'cors-allow-any-origin-without-auth': { type: 'boolean' },
   catalog: { type: 'boolean' },
   'no-catalog': { type: 'boolean' },
   'registry-name': { type: 'string' },
@@ -133,6 +136,9 @@ Options (flags win over environment variables):
                                                           reverse proxy (DNS-rebinding protection); repeatable
   --cors-origin ORIGIN        REACTOR_MCP_CORS_ORIGINS    (comma list) a browser origin allowed cross-origin (CORS),
                                                           e.g. https://app.example.com, or *; repeatable; default none
+  --cors-allow-any-origin-without-auth                    accept --cors-origin '*' with no authentication (any web
+                                                          page could then call every tool); refused otherwise
+                                                          [REACTOR_MCP_CORS_ALLOW_ANY_ORIGIN_WITHOUT_AUTH]
   --[no-]catalog              REACTOR_MCP_CATALOG         default on: the catalog page at / (when @reactor/catalog
                                                           is installed)
   --[no-]toolsets-tool        REACTOR_MCP_TOOLSETS_TOOL   default on: serve list_server_toolsets
@@ -308,6 +314,17 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
 
   const transport = oneOf('transport', 'REACTOR_MCP_TRANSPORT', ['http', 'stdio'] as const, 'http');
   const host = text('host', 'REACTOR_MCP_HOST', '127.0.0.1');
+  const auth = parseAuthOptions({ strings: (flag) => strings.get(flag), position: (flag) => booleans.get(flag) ?? -1 }, env, { transport, host });
+  const corsAllowAnyOriginWithoutAuth = toggle('cors-allow-any-origin-without-auth', undefined, 'REACTOR_MCP_CORS_ALLOW_ANY_ORIGIN_WITHOUT_AUTH', false);
+  if (transport === 'http' && corsOrigins?.includes('*') && !authConfigured(auth) && !corsAllowAnyOriginWithoutAuth) {
+    throw invalid(
+      corsFrom,
+      "allows any origin (*) while no authentication is configured, so any web page, in any visitor's browser, could call every tool",
+      'the browser origins you trust (--cors-origin https://app.example.com), or authentication (--auth-issuer, --auth-introspection-url, --auth-tokens-file)',
+      '*',
+      'list the origins, configure authentication, or pass --cors-allow-any-origin-without-auth if every tool is harmless to anyone',
+    );
+  }
   return {
     transport,
     host,
@@ -325,7 +342,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     readOnly: toggle('read-only', undefined, 'REACTOR_MCP_READ_ONLY', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
-    auth: parseAuthOptions({ strings: (flag) => strings.get(flag), position: (flag) => booleans.get(flag) ?? -1 }, env, { transport, host }),
+    auth,
     watch: booleans.has('watch'),
     logFormat: oneOf('log-format', 'REACTOR_MCP_LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     root: text('root', 'REACTOR_MCP_ROOT', '') || undefined,
@@ -339,6 +356,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     command: subcommand,
     catalog: toggle('catalog', 'no-catalog', 'REACTOR_MCP_CATALOG', true),
     corsOrigins: corsOrigins === undefined ? undefined : [...new Set(corsOrigins)],
+    corsAllowAnyOriginWithoutAuth,
     registryName: pick('registry-name')?.value,
     remoteUrl: pick('remote-url')?.value,
   };

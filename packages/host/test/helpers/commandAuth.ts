@@ -5,7 +5,7 @@
  * never, logged).
  */
 import { setUpCommandAuth, type CommandAuth } from '../../src/command/auth/commandAuth.js';
-import { createMcpApp, parseCommandOptions, type Logger, type McpHost } from '../../src/index.js';
+import { createMcpApp, parseCommandOptions, type Logger, type McpAppOptions, type McpHost } from '../../src/index.js';
 import { listen, type Listening } from './http.js';
 
 /** A logger that keeps every line as JSON text. */
@@ -23,11 +23,11 @@ export interface ServedWithAuth {
   close(): Promise<void>;
 }
 
-/** The app with the auth the command would set up from `argv` and `env`. */
-export async function serveWithCommandAuth(host: McpHost, argv: string[], logger: Logger, env: NodeJS.ProcessEnv = {}): Promise<ServedWithAuth> {
+/** The app with the auth the command would set up from `argv` and `env` (and other app options, such as a catalog). */
+export async function serveWithCommandAuth(host: McpHost, argv: string[], logger: Logger, env: NodeJS.ProcessEnv = {}, appOptions: Omit<McpAppOptions, 'auth' | 'logger'> = {}): Promise<ServedWithAuth> {
   const options = parseCommandOptions(argv, env);
   const auth = await setUpCommandAuth(options.auth, { logger, name: 'fixture', listenHost: options.host, toolsets: host.declaredToolsets(), signals: process });
-  const listening = await listen(createMcpApp(host, { ...(auth.app ? { auth: auth.app } : {}), logger }));
+  const listening = await listen(createMcpApp(host, { ...appOptions, ...(auth.app ? { auth: auth.app } : {}), logger }));
   return {
     auth,
     listening,

@@ -10,7 +10,7 @@ import type { ProblemLog } from '../../kernel/problems.js';
 import type { PromptSpec, ResourceSpec } from '../../contract/resource.js';
 import type { HostStats } from '../../kernel/stats.js';
 import type { Offered } from '../build/blueprint.js';
-import type { RequestStateSeal } from './requestState.js';
+import type { SelectionRequestStateSeal } from './requestState.js';
 import type { Subscriptions } from './subscriptions.js';
 import type { RequestTelemetry } from '../../telemetry/requestTelemetry.js';
 
@@ -30,7 +30,7 @@ export interface ContentServices {
   readonly problems: ProblemLog;
   readonly stats: HostStats;
   /** Seals the `requestState` of input-required results and verifies it on the retry (prompts/get, resources/read). */
-  readonly requestState: RequestStateSeal;
+  readonly requestState: SelectionRequestStateSeal;
   /** The blueprint's middleware around `resources/read` and `prompts/get`, when any wraps them. */
   readonly middleware?: ServerMiddleware | undefined;
   /** Spans for `resources/read` and `prompts/get`, when the host traces. */

@@ -94,6 +94,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant, readOnlyBound: blueprint.filter?.readOnlyBy === 'operator' };
   const middleware = serverMiddleware(blueprint, connection, options);
   const table = new ServerToolTable(blueprint);
+  // Every requestState this server seals is bound to its selection, and one from another is refused.
+  const requestState = options.requestState.forSelection(blueprint);
   // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
   Object.defineProperty(server, TOOL_TABLE, { value: table });
   const low = server.server;
@@ -108,11 +110,11 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
-    const opened = await options.requestState.open(ctx, target);
+    const opened = await requestState.open(ctx, target);
     const result = middleware
       ? await middleware.callTool(tool, request.params.name, request.params.arguments, opened)
       : await tool.invoke(request.params.arguments, opened, connection);
-    if (isInputRequiredResult(result)) return await options.requestState.seal(result, target, ctx);
+    if (isInputRequiredResult(result)) return await requestState.seal(result, target, ctx);
     return low.projectCallToolResult(result, tool.outputJson);
   };
   const telemetry = options.telemetry;
@@ -130,7 +132,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState: options.requestState, middleware, telemetry: options.telemetry });
+  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState, middleware, telemetry: options.telemetry });
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);

@@ -16,8 +16,16 @@
  * The host does this in its own handlers rather than through the SDK's
  * `ServerOptions.requestState.verify` hook because a deployment's
  * `serverFactory` constructs the SDK server, and the hook is constructor-only.
+ *
+ * A state is also bound to the selection it was minted for — tenant,
+ * activation key and tool filter, the blueprint's identity, so the same
+ * toolsets written another way are the same selection — and refused under
+ * another: a wrapper, a scope or a filter that shaped the first round is in
+ * force on the retry. Within its lifetime a state can be replayed by the same
+ * principal on the same selection and target; that only re-enters a handler
+ * with a state it wrote itself, with fresh input responses (docs/serving.md).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   createRequestStateCodec,
   isInputRequiredResult,
@@ -28,6 +36,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, ReactorError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
+import { principalOf } from '../../kernel/principal.js';
+import { toolFilterKey, type ToolFilter } from '../../selection/toolFilter.js';
 
 /** The fewest bytes a `requestStateKey` may have (the SDK codec's HMAC key floor). */
 export const MIN_REQUEST_STATE_KEY_BYTES = 32;
@@ -41,10 +51,26 @@ interface SealedPayload {
   readonly t: string;
   /** The state the handler returned, unchanged. */
   readonly s: string;
+  /** The selection it was minted for: the SHA-256 (base64url) of its canonical form. */
+  readonly k: string;
+}
+
+/** What a state is bound to: a blueprint's tenant, activation key and tool filter (a `Blueprint` is one). */
+export interface SealedSelection {
+  readonly tenant: string | undefined;
+  /** The activation key (`activationKey(active)`). */
+  readonly key: string;
+  readonly filter?: ToolFilter | undefined;
 }
 
 /** Seals and opens `requestState` for one host. */
 export interface RequestStateSeal {
+  /** The seal of the servers minted for `selection`: what it seals is refused under any other. */
+  forSelection(selection: SealedSelection): SelectionRequestStateSeal;
+}
+
+/** Seals and opens `requestState` for the servers of one selection. */
+export interface SelectionRequestStateSeal {
   /** Returns `result` with its `requestState` sealed for `target` when it is an input-required result; any other result unchanged. */
   seal<T>(result: T, target: string, ctx: ServerContext): Promise<T>;
   /**
@@ -86,42 +112,53 @@ export function createRequestStateSeal(options: RequestStateSealOptions): Reques
     key: given ?? randomBytes(MIN_REQUEST_STATE_KEY_BYTES),
     ...(options.ttlSeconds !== undefined ? { ttlSeconds: options.ttlSeconds } : {}),
     // A state minted for one principal is refused when another echoes it.
-    bind: (ctx) => principalOf(ctx),
+    bind: (ctx) => principalOf(ctx.http?.authInfo) ?? '',
   });
 
   return {
-    async seal(result, target, ctx) {
-      if (!isInputRequiredResult(result) || typeof result.requestState !== 'string') return result;
-      if (!warned) {
-        warned = true;
-        options.logger.warn(
-          { code: ErrorCodes.OPTION_INVALID },
-          'requestState is signed with a random per-process key because no requestStateKey was given; a client retrying on another replica (or after a restart) is refused — give every replica the same key (requestStateKey, --request-state-key or REACTOR_MCP_REQUEST_STATE_KEY)',
-        );
-      }
-      const sealed = await codec.mint({ t: target, s: result.requestState }, ctx);
-      return { ...result, requestState: sealed };
-    },
-    async open(ctx, target) {
-      const echoed: unknown = ctx.mcpReq.requestState();
-      if (echoed === undefined) return ctx;
-      let payload: SealedPayload;
-      try {
-        if (typeof echoed !== 'string') throw new Error('not a string');
-        payload = await codec.verify(echoed, ctx);
-        if (payload.t !== target || typeof payload.s !== 'string') throw new Error('target');
-      } catch {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE, { reason: 'invalid_request_state' });
-      }
-      const state = payload.s;
-      return { ...ctx, mcpReq: { ...ctx.mcpReq, requestState: (<T>() => state as T) } };
+    forSelection(selection) {
+      // Computed on the first round that needs it: minting a server costs nothing more.
+      let tag: string | undefined;
+      const tagOf = () => (tag ??= selectionTag(selection));
+      return {
+        seal: (result, target, ctx) => seal(result, target, tagOf, ctx),
+        open: (ctx, target) => open(ctx, target, tagOf),
+      };
     },
   };
+
+  async function seal<T>(result: T, target: string, tagOf: () => string, ctx: ServerContext): Promise<T> {
+    if (!isInputRequiredResult(result) || typeof result.requestState !== 'string') return result;
+    if (!warned) {
+      warned = true;
+      options.logger.warn(
+        { code: ErrorCodes.OPTION_INVALID },
+        'requestState is signed with a random per-process key because no requestStateKey was given; a client retrying on another replica (or after a restart) is refused — give every replica the same key (requestStateKey, --request-state-key or REACTOR_MCP_REQUEST_STATE_KEY)',
+      );
+    }
+    const sealed = await codec.mint({ t: target, s: result.requestState, k: tagOf() }, ctx);
+    return { ...result, requestState: sealed };
+  }
+
+  async function open(ctx: ServerContext, target: string, tagOf: () => string): Promise<ServerContext> {
+    const echoed: unknown = ctx.mcpReq.requestState();
+    if (echoed === undefined) return ctx;
+    let payload: SealedPayload;
+    try {
+      if (typeof echoed !== 'string') throw new Error('not a string');
+      payload = await codec.verify(echoed, ctx);
+      if (payload.t !== target || typeof payload.s !== 'string') throw new Error('target');
+      if (payload.k !== tagOf()) throw new Error('selection');
+    } catch {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE, { reason: 'invalid_request_state' });
+    }
+    const state = payload.s;
+    return { ...ctx, mcpReq: { ...ctx.mcpReq, requestState: (<T>() => state as T) } };
+  }
 }
 
-function principalOf(ctx: ServerContext): string {
-  const auth = ctx.http?.authInfo;
-  if (!auth) return '';
-  const subject = (auth.extra as { sub?: unknown } | undefined)?.sub;
-  return `${auth.clientId}\0${typeof subject === 'string' ? subject : ''}`;
+/** The tag of a selection: its canonical form (tenant, activation key, tool filter), hashed so the state stays short and names nothing. */
+function selectionTag(selection: SealedSelection): string {
+  const canonical = JSON.stringify([selection.tenant ?? null, selection.key, selection.filter ? toolFilterKey(selection.filter) : null]);
+  return createHash('sha256').update(canonical, 'utf8').digest('base64url');
 }

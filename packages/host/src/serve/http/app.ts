@@ -65,6 +65,8 @@ interface Scope {
 }
 
 const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
+/** What an anonymous caller is granted where auth is on. */
+const NO_SCOPES: readonly string[] = [];
 /** How long `close()` waits for sessions and in-flight exchanges to end. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -118,6 +120,16 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     : undefined;
   const unknown = new UnknownNameLog(logger);
   const cors = resolved.corsOrigins ? corsPolicy(resolved.corsOrigins) : undefined;
+  if (cors && !auth) {
+    // Browsers send a visitor's requests from those origins; without auth nothing tells those pages from the operator.
+    const origins = resolved.corsOrigins!.join(', ');
+    logger.warn(
+      { corsOrigins: resolved.corsOrigins },
+      cors.any
+        ? 'CORS allows any origin (*) with no authentication: any web page, in any visitor\'s browser, can call every tool this server serves; configure auth or list the origins you trust'
+        : `CORS allows ${origins} with no authentication: any page on those origins, in any visitor's browser, can call every tool this server serves; configure auth unless those origins are yours alone`,
+    );
+  }
   // Listed CORS origins pass the Origin check too (by host name, as the SDK's validator compares); `*` turns it off.
   const corsHostnames = resolved.corsOrigins?.filter((o) => o !== '*').map(normalizeAllowedHost);
   const hostGuard = new HostGuard(resolved.allowedHosts, resolved.allowedOrigins, corsHostnames, cors?.any === true);
@@ -155,12 +167,20 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   function selectionFor(scope: Scope, authInfo: AuthInfo | undefined): { selection: Selection; denied: readonly string[]; readOnly: boolean } | Response {
     const { asked, selection } = selections.of(scope.sources);
     const readOnly = resolved.readOnly;
-    if (!auth || !authInfo) return { selection, denied: [], readOnly };
+    if (!auth) return { selection, denied: [], readOnly };
+    // Anonymous (an open /toolsets or catalog): no token, no scopes. Every scoped toolset is
+    // denied — left out, listed, and not woken — even one the URL names (there is no token to challenge).
+    if (!authInfo) return { selection, denied: anonymousDenied(scope.tenant), readOnly };
     const scoped = applyToolsetScopes(asked, selection, host.declaredToolsets({ tenant: scope.tenant }), authInfo);
     // Not `{ ...scoped, readOnly }`: on Node 20 a literal that begins with a spread and adds a key costs about a microsecond.
     if (scoped.ok) return Object.assign({}, scoped, { readOnly });
     const names = scoped.toolsets.map((t) => `"${t}"`).join(', ');
     return auth.insufficientScope(scoped.scopes, `Toolset(s) ${names} need scope(s) ${scoped.scopes.join(' ')}, which this token lacks`);
+  }
+
+  /** The toolsets a caller without a token may not have: every one that declares scopes. */
+  function anonymousDenied(tenant: string | undefined): string[] {
+    return [...deniedToolsets(host.declaredToolsets({ tenant }), NO_SCOPES).keys()];
   }
 
   async function authenticate(request: Request, needed: boolean): Promise<AuthInfo | Response | undefined> {
@@ -221,7 +241,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     const authInfo = await authenticate(request, auth?.protectToolsets === true || request.headers.has('authorization'));
     if (authInfo instanceof Response) return authInfo;
     const declared = host.declaredToolsets({ tenant: scope.tenant });
-    const denied = auth && authInfo ? [...deniedToolsets(declared, authInfo.scopes).keys()] : [];
+    // Without a token (an open catalog), no scopes: every scoped toolset is denied.
+    const denied = auth ? [...deniedToolsets(declared, authInfo?.scopes ?? NO_SCOPES).keys()] : [];
     const report = host.report();
     const context: CatalogContext = {
       request,

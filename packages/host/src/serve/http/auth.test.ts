@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../kernel/logger.js';
 import { parseSelection } from '../../selection/selection.js';
 import type { Toolset } from '../../contract/toolset.js';
-import { applyToolsetScopes, createAuthGate, principalOf } from './auth.js';
+import { applyToolsetScopes, createAuthGate } from './auth.js';
 
 const info = (over: Partial<AuthInfo> = {}): AuthInfo => ({ token: 't', clientId: 'alice', scopes: ['mcp'], expiresAt: Math.floor(Date.now() / 1000) + 60, ...over });
 const verifier = {
@@ -51,14 +51,6 @@ describe('createAuthGate', () => {
     expect(() => createAuthGate({ verifier, resourceServerUrl: 'https://mcp.example.com/mcp', oauthMetadata }, silentLogger)).toThrow(/oauthMetadata/);
     const gate = createAuthGate({ verifier, resourceServerUrl: 'https://mcp.example.com/mcp', oauthMetadata, dangerouslyAllowInsecureIssuerUrl: true }, silentLogger);
     expect(gate.servesMetadata('/.well-known/oauth-authorization-server')).toBe(true);
-  });
-});
-
-describe('principalOf', () => {
-  it('is the client, plus the subject when the verifier reports one', () => {
-    expect(principalOf(undefined)).toBeUndefined();
-    expect(principalOf(info())).toBe('alice');
-    expect(principalOf(info({ extra: { sub: 'u1' } }))).not.toBe(principalOf(info({ extra: { sub: 'u2' } })));
   });
 });
 

@@ -221,17 +221,6 @@ function metadataServer(options: McpAppAuthOptions, resourceServerUrl: URL | und
 
 const trimSlash = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 
-/**
- * Who a session belongs to: the token's client plus its subject when the
- * verifier reports one (`extra.sub`), so a refreshed token keeps its session
- * and another user's token does not get it.
- */
-export function principalOf(authInfo: AuthInfo | undefined): string | undefined {
-  if (!authInfo) return undefined;
-  const sub = authInfo.extra?.['sub'];
-  return typeof sub === 'string' ? `${authInfo.clientId}\u0000${sub}` : authInfo.clientId;
-}
-
 /** What the toolset scopes make of a request's selection. */
 export type ScopedSelection =
   | { readonly ok: true; readonly selection: Selection; readonly denied: readonly string[] }

@@ -3,9 +3,13 @@
  * `corsOrigins` a preflight from a listed origin is 204 with the headers an MCP
  * client sends, answers expose `Mcp-Session-Id` and `WWW-Authenticate`, and an
  * unlisted origin is refused. DNS-rebinding protection still checks `Host`.
+ * Any origin (`*`) without auth would let every web page call the tools: it is
+ * refused unless asked for by name, and CORS without auth is warned about.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorCodes } from '../../kernel/errors.js';
 import { buildHost, defineExtension, defineTool, silentLogger } from '../../index.js';
+import { captureLogger } from '../../testing/captureLogger.js';
 import { createMcpApp } from './app.js';
 import type { McpAppOptions } from './options.js';
 import { listen } from '../../../test/helpers/http.js';
@@ -87,7 +91,7 @@ describe('CORS', () => {
   });
 
   it('keeps DNS-rebinding protection: a foreign Host is refused even from a listed origin', async () => {
-    const base = await serve({ corsOrigins: ['*'] });
+    const base = await serve({ corsOrigins: ['*'], corsAllowAnyOriginWithoutAuth: true });
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${base}/toolsets`);
@@ -115,5 +119,48 @@ describe('CORS', () => {
     const host = await buildHost([ext], { logger: silentLogger });
     expect(() => createMcpApp(host, { corsOrigins: ['https://app.example.com/path'] })).toThrow(/corsOrigins/);
     await host.stop();
+  });
+});
+
+describe('CORS without auth', () => {
+  const verifyAccessToken = () => Promise.resolve({ token: 't', clientId: 'c', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 60 });
+
+  it("refuses corsOrigins ['*'] without auth at start-up, naming the option that allows it", async () => {
+    const host = await buildHost([ext], { logger: silentLogger });
+    try {
+      expect(() => createMcpApp(host, { corsOrigins: ['https://app.example.com', '*'] })).toThrow(
+        expect.objectContaining({ code: ErrorCodes.OPTION_INVALID, message: expect.stringContaining('corsAllowAnyOriginWithoutAuth') as unknown }),
+      );
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it("serves '*' with auth, or without it when corsAllowAnyOriginWithoutAuth says so (warned about)", async () => {
+    const withAuth = await serve({ corsOrigins: ['*'], auth: { verifyAccessToken } });
+    expect((await fetch(`${withAuth}/mcp`, preflight('https://any.example'))).status).toBe(204);
+    const logger = captureLogger();
+    const host = await buildHost([ext], { logger: silentLogger });
+    const served = await listen(createMcpApp(host, { corsOrigins: ['*'], corsAllowAnyOriginWithoutAuth: true, logger }));
+    cleanup.push(async () => {
+      await served.close();
+      await host.stop();
+    });
+    expect((await fetch(`${served.origin}/mcp`, preflight('https://any.example'))).status).toBe(204);
+    expect(logger.entries.filter((e) => e.level === 'warn').map((e) => e.msg)).toEqual([expect.stringMatching(/no authentication.*any web page/s)]);
+  });
+
+  it('warns whenever CORS and no auth meet (a listed origin too), and not with auth', async () => {
+    const host = await buildHost([ext], { logger: silentLogger });
+    try {
+      const open = captureLogger();
+      await createMcpApp(host, { corsOrigins: [APP], logger: open }).close();
+      expect(open.entries.filter((e) => e.level === 'warn').map((e) => e.msg)).toEqual([expect.stringMatching(/https:\/\/app\.example\.com.*no authentication/s)]);
+      const guarded = captureLogger();
+      await createMcpApp(host, { corsOrigins: [APP], auth: { verifyAccessToken }, logger: guarded }).close();
+      expect(guarded.entries.filter((e) => e.level === 'warn')).toEqual([]);
+    } finally {
+      await host.stop();
+    }
   });
 });

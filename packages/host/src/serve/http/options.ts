@@ -137,8 +137,17 @@ export interface McpAppOptions {
    * `["https://inspector.example.com"]`; `"*"` allows any. Default: none (no
    * CORS headers; preflights get 405). Listed origins also pass the Origin
    * check of DNS-rebinding protection; the Host check is unchanged.
+   * `"*"` without `auth` is refused unless {@link McpAppOptions.corsAllowAnyOriginWithoutAuth}
+   * says so, and CORS without `auth` is warned about at start-up.
    */
   readonly corsOrigins?: readonly string[];
+  /**
+   * Allow `corsOrigins: ["*"]` on an app without `auth`: any web page, in any
+   * visitor's browser, may then call every tool (read what they read, run
+   * what they run). Only for a server that is harmless to everyone or
+   * authenticated in front of the app (a reverse proxy). Default `false`.
+   */
+  readonly corsAllowAnyOriginWithoutAuth?: boolean;
   /** A catalog page at `GET /` (e.g. `@reactor/catalog`'s renderer). Default: none. */
   readonly catalog?: CatalogRenderer | false;
   /** Counts tokens: `/toolsets` (and the catalog) then say what each toolset and the selection cost (counted once per blueprint). */
@@ -179,6 +188,7 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   bus: true,
   readOnly: true,
   corsOrigins: true,
+  corsAllowAnyOriginWithoutAuth: true,
   catalog: true,
   tokenCounter: true,
   serverCard: true,
@@ -312,6 +322,19 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
   if (counter !== undefined && (typeof counter !== 'object' || counter === null || typeof counter.count !== 'function' || typeof counter.name !== 'string')) {
     throw invalid('tokenCounter', 'is not a token counter', options.tokenCounter, '{ name: string, count(text): number }');
   }
+  const corsOrigins = originList(options.corsOrigins);
+  if (options.corsAllowAnyOriginWithoutAuth !== undefined && typeof options.corsAllowAnyOriginWithoutAuth !== 'boolean') {
+    throw invalid('corsAllowAnyOriginWithoutAuth', 'is not a boolean', options.corsAllowAnyOriginWithoutAuth, 'false (the default), or true to allow corsOrigins ["*"] without auth');
+  }
+  if (corsOrigins?.includes('*') && !options.auth && options.corsAllowAnyOriginWithoutAuth !== true) {
+    throw invalid(
+      'corsOrigins',
+      'allows any origin ("*") on an app without auth, so any web page, in any visitor\'s browser, could call every tool',
+      options.corsOrigins,
+      'the browser origins you trust, such as ["https://inspector.example.com"], or auth',
+      'list the origins, configure auth, or set corsAllowAnyOriginWithoutAuth: true (the command: --cors-allow-any-origin-without-auth) if every tool is harmless to anyone',
+    );
+  }
   const serverCard = options.serverCard === false ? undefined : options.serverCard === true || options.serverCard === undefined ? {} : options.serverCard;
   if (serverCard !== undefined && (typeof serverCard !== 'object' || serverCard === null)) throw invalid('serverCard', 'is not a server card setting', options.serverCard, 'true, false, or { name, title, description, websiteUrl, repository }');
   return {
@@ -325,7 +348,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     allowedOrigins: hostList('allowedOrigins', options.allowedOrigins),
     maxBodyBytes: Math.floor(positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES)),
     readOnly: options.readOnly === true,
-    corsOrigins: originList(options.corsOrigins),
+    corsOrigins,
     catalog: options.catalog === false ? undefined : options.catalog,
     serverCard,
     nodeId: nodeIdOption(options.nodeId),

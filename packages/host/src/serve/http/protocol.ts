@@ -25,7 +25,7 @@ import { errorMessage } from '../../kernel/errors.js';
 import type { BuiltServer, McpHost } from '../../host/host.js';
 import type { Logger } from '../../kernel/logger.js';
 import { parseSelection, selectionToQuery, type Selection } from '../../selection/selection.js';
-import { principalOf } from './auth.js';
+import { principalOf } from '../../kernel/principal.js';
 import { readJsonBody } from './guards.js';
 import { jsonRpcError, JsonRpcCodes, requestIdOf } from './jsonRpc.js';
 import { advertiseListChanged } from './listChanged.js';

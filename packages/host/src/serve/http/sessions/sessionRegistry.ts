@@ -19,6 +19,7 @@
 /** Whose a session is: the interface a shared registry (`@reactor/redis`) compares claims with. */
 export interface SessionOwner {
   readonly tenant: string | undefined;
+  /** The token's principal, an opaque string compared whole: issuer (or static-token file), client and subject (`kernel/principal.ts`). */
   readonly principal: string | undefined;
 }
 
@@ -37,6 +38,7 @@ export interface SessionRecord {
   /** The node holding it now. */
   readonly node: string;
   readonly tenant: string | undefined;
+  /** The owner's principal, opaque: compare it whole (see `SessionOwner`). */
   readonly principal: string | undefined;
   /** The session's selection as a canonical query string (`selectionToQuery`), the default selection applied. */
   readonly selection: string;
