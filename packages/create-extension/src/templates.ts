@@ -29,6 +29,7 @@ export interface ScaffoldAnswers {
 /** Versions of the tools a standalone package develops with (verified together with the host). */
 export const TOOL_VERSIONS = {
   zod: '^4.6.0',
+  '@modelcontextprotocol/client': '^2.4.0',
   typescript: '6.0.3',
   vitest: '^4.1.0',
   eslint: '^10.0.0',
@@ -105,6 +106,8 @@ function packageJson(a: ScaffoldAnswers): Record<string, unknown> {
     ? { '@reactor/host': 'workspace:^' }
     : {
         '@reactor/host': a.hostSpec ?? `^${a.hostVersion}`,
+        // `@reactor/host/testing` connects a real SDK client: an optional peer of the host, so the package's tests bring it.
+        '@modelcontextprotocol/client': TOOL_VERSIONS['@modelcontextprotocol/client'],
         '@changesets/cli': TOOL_VERSIONS['@changesets/cli'],
         '@eslint/js': TOOL_VERSIONS['@eslint/js'],
         '@types/node': TOOL_VERSIONS['@types/node'],

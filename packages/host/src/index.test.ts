@@ -56,7 +56,7 @@ const ENTRIES = {
   },
   './serve/stdio.ts': { values: ['serveStdio'], types: [] },
   './discovery/index.ts': { values: ['loadExtensions'], types: ['LoadExtensionsOptions', 'ReactorMcpEntry'] },
-  './command/index.ts': { values: ['COMMAND_HELP', 'parseCommandOptions', 'runCommand'], types: ['AuthSummary', 'CommandAuthOptions', 'CommandDependencies', 'CommandOptions', 'RunningCommand'] },
+  './command/index.ts': { values: ['COMMAND_HELP', 'parseCommandOptions', 'runCommand'], types: ['AuthSummary', 'CommandAuthOptions', 'CommandDependencies', 'CommandOptions', 'CommandRedis', 'CommandRedisOptions', 'RunningCommand'] },
   './auth/index.ts': {
     values: ['JWT_ALGORITHMS', 'StaticTokens', 'createIntrospectionVerifier', 'createJwtVerifier', 'discoverIssuer', 'hashToken', 'readTokensFile'],
     types: ['IntrospectionVerifierOptions', 'IssuerMetadata', 'JwtVerifier', 'JwtVerifierOptions', 'StaticTokenEntry'],

@@ -6,6 +6,7 @@
  * backoff; `/healthz` says `degraded` meanwhile.
  */
 import type { McpAppHealthCheck, Logger, McpHost } from '@reactor/host';
+import type { CommandRedis, CommandRedisOptions } from '@reactor/host/command';
 import { createClient } from '@redis/client';
 import { RedisServerEventBus } from './eventBus.js';
 import { RedisEventStore, type RedisConnection } from './eventStore.js';
@@ -13,8 +14,8 @@ import { DEFAULT_KEY_PREFIX } from './keys.js';
 import { RedisSessionRegistry } from './sessionRegistry.js';
 import { RedisHostToggles } from './toggles.js';
 
-/** Options of {@link connectRedis}. */
-export interface ConnectRedisOptions {
+/** Options of {@link connectRedis}: what `reactor-mcp-server --redis-url` passes (`CommandRedisOptions`), and more. */
+export interface ConnectRedisOptions extends CommandRedisOptions {
   /** `redis://[[user]:password@]host[:port][/db]` (or `rediss://`). */
   readonly url: string;
   /** The session idle timeout, ms: how long a session's events outlive its last one. */
@@ -31,7 +32,12 @@ export interface ConnectRedisOptions {
 }
 
 /** A replica's Redis: pass `eventStore`, `bus`, `sessions` (as `sessionRegistry`) and `healthCheck` to `createMcpApp`. */
-export interface ReactorRedis {
+/**
+ * Extends the host's `CommandRedis` (what the command asks of this package):
+ * the host declares the shape and depends on no Redis code; this package
+ * fills it, and the compiler checks that it does.
+ */
+export interface ReactorRedis extends CommandRedis {
   readonly eventStore: RedisEventStore;
   readonly bus: RedisServerEventBus;
   /** Which node holds each session, and this node's heartbeat: pass as `createMcpApp({ sessionRegistry })`. */

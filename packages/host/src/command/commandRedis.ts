@@ -16,7 +16,7 @@ import type { SessionRegistry } from '../serve/http/sessions/sessionRegistry.js'
 import type { Logger } from '../kernel/logger.js';
 import type { McpHost } from '../host/host.js';
 
-/** What the command asks of Redis. */
+/** What the command asks of Redis (`@reactor/redis`'s `ConnectRedisOptions` extends it). */
 export interface CommandRedisOptions {
   readonly url: string;
   readonly sessionIdleTimeoutMs: number;
@@ -27,7 +27,12 @@ export interface CommandRedisOptions {
   readonly keyPrefix?: string;
 }
 
-/** What the command gets from Redis (the shape of `@reactor/redis`'s `connectRedis` result). */
+/**
+ * What the command gets from Redis. Declared here, where the command uses it,
+ * and extended by `@reactor/redis`'s `ReactorRedis` (so its `connectRedis`
+ * is checked against it when that package builds); the host imports no Redis
+ * code or types, since `@reactor/redis` depends on the host, not the reverse.
+ */
 export interface CommandRedis {
   readonly eventStore: SessionScopedEventStore;
   readonly bus: ServerEventBus;

@@ -7,3 +7,4 @@ export { parseCommandOptions, runCommand, COMMAND_HELP } from './command.js';
 export type { CommandOptions, CommandDependencies, RunningCommand } from './command.js';
 export type { CommandAuthOptions } from './auth/options.js';
 export type { AuthSummary } from './auth/summary.js';
+export type { CommandRedis, CommandRedisOptions } from './commandRedis.js';
