@@ -8,7 +8,7 @@
  * The command runs from this package's sources, transpiled into a temporary
  * directory (no build step, so it cannot race the build other tests run).
  * The bound on the grace period itself (a request that never finishes) is
- * tested in-process in src/command.test.ts, with a 1 ms grace.
+ * tested in-process in src/command/command.test.ts, with a 1 ms grace.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
