@@ -50,6 +50,7 @@ export type { McpAppOptions, McpAppHealthCheck } from './http/options.js';
 export type { SessionScopedEventStore } from './http/sessionEventStore.js';
 export type { SessionClaim, SessionInitializeParams, SessionRecord, SessionRegistry } from './http/sessionRegistry.js';
 export type { McpAppSessionOptions, SessionOwner } from './http/sessions.js';
+export { principalOf } from './http/auth.js';
 export type { McpAppAuthOptions } from './http/auth.js';
 export type { HealthzBody, HealthzExtension, ToolsetsBody } from './http/infoRoutes.js';
 export { SELECTION_HEADER, TOOL_FILTER_HEADERS } from './http/requestSelection.js';

@@ -224,7 +224,10 @@ const trimSlash = (path: string) => (path.length > 1 && path.endsWith('/') ? pat
 /**
  * Who a session belongs to: the token's client plus its subject when the
  * verifier reports one (`extra.sub`), so a refreshed token keeps its session
- * and another user's token does not get it.
+ * and another user's token does not get it. Undefined without auth (the
+ * anonymous principal). Exported so an extension keeping state per caller
+ * (`principalOf(ctx.http?.authInfo)`, with `ctx.tenant`) compares callers as
+ * sessions do.
  */
 export function principalOf(authInfo: AuthInfo | undefined): string | undefined {
   if (!authInfo) return undefined;
