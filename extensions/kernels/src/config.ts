@@ -204,7 +204,7 @@ export function resolveScopes(option: readonly string[] | undefined): readonly s
       hint: `leave it out for the default (["${KERNELS_SCOPE}"])`,
     }, ErrorCodes.OPTION_INVALID);
   }
-  return Object.freeze([...new Set(option)]);
+  return Object.freeze([...new Set<string>(option)]);
 }
 
 /**
