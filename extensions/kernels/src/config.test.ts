@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KERNELS_LIMITS, DEFAULT_PYTHON, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits } from './config.js';
+import { DEFAULT_KERNELS_LIMITS, DEFAULT_PYTHON, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, resolveScopes } from './config.js';
+import { jupyterServerEnv } from './jupyterServer.js';
+import { createKernelsExtension } from './extension.js';
 
 describe('resolveJupyterSource', () => {
   it('is off with nothing configured, saying how to enable it', () => {
@@ -43,6 +45,42 @@ describe('resolveKernelspecs', () => {
     expect(resolveKernelspecs(undefined, {})).toEqual(['python3']);
     expect(resolveKernelspecs(undefined, { REACTOR_JUPYTER_KERNELSPECS: 'python3, ir ,python3' })).toEqual(['python3', 'ir']);
     expect(resolveKernelspecs(['julia'], { REACTOR_JUPYTER_KERNELSPECS: 'ir' })).toEqual(['julia']);
+  });
+});
+
+describe('resolveScopes', () => {
+  it('requires the kernels scope unless the operator names others (or none), and refuses what is not a scope', () => {
+    expect(resolveScopes(undefined)).toEqual(['kernels']);
+    expect(resolveScopes(['notebooks:run', 'notebooks:run'])).toEqual(['notebooks:run']);
+    expect(resolveScopes([])).toEqual([]);
+    expect(() => resolveScopes(['two words'])).toThrow(/option "scopes" of extension "kernels": is invalid; expected an array of OAuth scope names/);
+    expect(() => resolveScopes('kernels' as never)).toThrow(expect.objectContaining({ code: 'REACTOR_OPTION_INVALID' }));
+  });
+
+  it('puts them on the toolset the extension declares', () => {
+    const scopesOf = (options: Parameters<typeof createKernelsExtension>[0]) => createKernelsExtension({ ...options, env: {} }).toolsets?.().map((t) => t.scopes);
+    expect(scopesOf({})).toEqual([['kernels']]);
+    expect(scopesOf({ scopes: ['notebooks:run'] })).toEqual([['notebooks:run']]);
+    expect(scopesOf({ scopes: [] })).toEqual([undefined]);
+  });
+});
+
+describe('the embedded server\'s environment', () => {
+  const host = { PATH: '/usr/bin', HOME: '/home/mcp', LANG: 'C.UTF-8', PYTHONPATH: '/opt/lib', REACTOR_MCP_REQUEST_STATE_KEY: 'k', REACTOR_MCP_AUTH_CLIENT_SECRET: 's', REACTOR_JUPYTER_TOKEN: 't', JUPYTER_TOKEN: 'j', AWS_SECRET_ACCESS_KEY: 'a', BASH_FUNC_x: '() { :; }' };
+
+  it('is minimal: what programs need, nothing of this server\'s own', () => {
+    expect(jupyterServerEnv(host)).toEqual({ PATH: '/usr/bin', HOME: '/home/mcp', LANG: 'C.UTF-8' });
+    expect(jupyterServerEnv(host, ['PYTHONPATH', 'BASH_FUNC_x'])).toEqual({ PATH: '/usr/bin', HOME: '/home/mcp', LANG: 'C.UTF-8', PYTHONPATH: '/opt/lib' });
+  });
+
+  it('passes more variables only by name, and never a credential', () => {
+    expect(resolvePassEnv(undefined, { REACTOR_JUPYTER_PASS_ENV: 'PYTHONPATH, HTTPS_PROXY,PYTHONPATH' })).toEqual(['PYTHONPATH', 'HTTPS_PROXY']);
+    expect(resolvePassEnv(['NO_PROXY'], { REACTOR_JUPYTER_PASS_ENV: 'PYTHONPATH' })).toEqual(['NO_PROXY']);
+    for (const name of ['REACTOR_MCP_AUTH_CLIENT_SECRET', 'JUPYTER_TOKEN', 'REACTOR_JUPYTER_TOKEN']) {
+      expect(() => resolvePassEnv([name], {})).toThrow(new RegExp(`names ${name}, a credential of this server`));
+    }
+    expect(() => resolvePassEnv(undefined, { REACTOR_JUPYTER_PASS_ENV: 'REACTOR_MCP_REQUEST_STATE_KEY' })).toThrow(/environment variable REACTOR_JUPYTER_PASS_ENV: names REACTOR_MCP_REQUEST_STATE_KEY/);
+    expect(() => resolvePassEnv(['not a name'], {})).toThrow(expect.objectContaining({ code: 'REACTOR_OPTION_INVALID' }));
   });
 });
 

@@ -13,6 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { ErrorCodes } from '@reactor/host';
 import { kernelError } from './errors.js';
+import { assertPassableEnv } from './jupyterServer.js';
 
 /** Environment variables the extension reads. */
 export const JUPYTER_ENV = {
@@ -22,6 +23,7 @@ export const JUPYTER_ENV = {
   root: 'REACTOR_JUPYTER_ROOT',
   python: 'REACTOR_JUPYTER_PYTHON',
   kernelspecs: 'REACTOR_JUPYTER_KERNELSPECS',
+  passEnv: 'REACTOR_JUPYTER_PASS_ENV',
 } as const;
 
 /** The Python the embedded server runs with: Debian's, which has python3-jupyter-server and python3-ipykernel. */
@@ -178,6 +180,43 @@ export function probePython(python: string): { ok: true } | { ok: false; reason:
 
 /** The hint when the embedded server's Python lacks Jupyter. */
 export const INSTALL_HINT = `install Debian's python3-jupyter-server and python3-ipykernel (apt-get install python3-jupyter-server python3-ipykernel), or set ${JUPYTER_ENV.python} to a Python that has jupyter_server and ipykernel`;
+
+/** The scope a token needs for the `kernels` toolset (running code changes the world), unless the operator names others. */
+export const KERNELS_SCOPE = 'kernels';
+
+/** RFC 6749's scope-token: printable ASCII but space, `"` and `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/**
+ * The scopes the `kernels` toolset requires: the `scopes` option, else
+ * `["kernels"]`. `[]` requires none — every token then runs code. Invalid
+ * values throw `REACTOR_OPTION_INVALID`. With auth off nothing is checked.
+ * There is no environment variable for it: a discovered (held) kernels is
+ * gated by its package.json declaration before it is imported, which says
+ * `["kernels"]`, and the host refuses a module that declares otherwise.
+ */
+export function resolveScopes(option: readonly string[] | undefined): readonly string[] {
+  if (option === undefined) return [KERNELS_SCOPE];
+  if (!Array.isArray(option) || option.some((s) => typeof s !== 'string' || !SCOPE_TOKEN.test(s))) {
+    throw kernelError('option "scopes" of extension "kernels"', 'is invalid', {
+      expected: 'an array of OAuth scope names (printable ASCII, no spaces), e.g. ["kernels"]; [] to require none',
+      received: JSON.stringify(option)?.slice(0, 120) ?? typeof option,
+      hint: `leave it out for the default (["${KERNELS_SCOPE}"])`,
+    }, ErrorCodes.OPTION_INVALID);
+  }
+  return Object.freeze([...new Set<string>(option)]);
+}
+
+/**
+ * The variables the embedded server (and its kernels) get beyond the minimal
+ * environment: the `passEnv` option, else `REACTOR_JUPYTER_PASS_ENV` (comma
+ * list). A credential's name (`REACTOR_MCP_*`, a Jupyter token) is refused.
+ */
+export function resolvePassEnv(option: readonly string[] | undefined, env: NodeJS.ProcessEnv): readonly string[] {
+  const list = option ?? (env[JUPYTER_ENV.passEnv] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  assertPassableEnv(list, option !== undefined ? 'option "passEnv" of extension "kernels"' : `environment variable ${JUPYTER_ENV.passEnv}`);
+  return [...new Set(list)];
+}
 
 /** The kernelspec allow-list: the option, else `REACTOR_JUPYTER_KERNELSPECS` (comma list), else `python3`. */
 export function resolveKernelspecs(option: readonly string[] | undefined, env: NodeJS.ProcessEnv): readonly string[] {

@@ -6,7 +6,8 @@
  *
  * A run outlives the call that started it: on its time limit the caller
  * interrupts the kernel and returns what came so far with the run's id;
- * `get_execution` reads the rest from the {@link ExecutionStore}.
+ * `get_execution` reads the rest from the {@link ExecutionStore} — the
+ * caller who started it only: a run belongs to its owner (owner.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
@@ -22,6 +23,8 @@ export interface ExecutionTarget {
   readonly path: string;
   /** The cell run, or undefined for scratch code. */
   readonly cellId?: string;
+  /** Whose run it is (`KernelOwner.key`; `''`, the default, is the shared owner of a server without auth). */
+  readonly owner?: string;
 }
 
 /** A run. */
@@ -149,13 +152,15 @@ export class ExecutionStore {
     void execution.finished.then(() => this.prune());
   }
 
-  get(id: string): Execution | undefined {
-    return this.runs.get(id);
+  /** The owner's run with this id; another owner's is not found, exactly as an unknown id. */
+  get(id: string, owner = ''): Execution | undefined {
+    const run = this.runs.get(id);
+    return run !== undefined && (run.owner ?? '') === owner ? run : undefined;
   }
 
-  /** Runs still going on a kernel. */
-  runningOn(kernelId: string): Execution[] {
-    return [...this.runs.values()].filter((e) => e.kernelId === kernelId && e.status === 'running');
+  /** Runs still going on a kernel (of one owner, when given). */
+  runningOn(kernelId: string, owner?: string): Execution[] {
+    return [...this.runs.values()].filter((e) => e.kernelId === kernelId && e.status === 'running' && (owner === undefined || (e.owner ?? '') === owner));
   }
 
   private prune(): void {

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { createStderrLogger, defineExtension, type McpExtension, type Toolset } from '@reactor/host';
+import { KERNELS_SCOPE, resolveScopes } from './config.js';
 import { EXTENSION_NAME } from './errors.js';
 import { createReadNotebookExtension, READ_NOTEBOOK_TOOL } from './readNotebookExtension.js';
 import { createKernelsRuntime, type KernelsOptions, type KernelsRuntime } from './runtime.js';
@@ -31,13 +32,18 @@ export const KERNELS_TOOL_NAMES = [
   'shutdown_kernel',
 ] as const;
 
-/** The toolset, exactly as package.json declares it (the host refuses a mismatch). */
+/**
+ * The toolset, exactly as package.json declares it (the host refuses a mismatch):
+ * opt-in, and — since it runs code — only for tokens with the `kernels` scope
+ * (the `scopes` option changes that in code).
+ */
 export const KERNELS_TOOLSETS: readonly Toolset[] = Object.freeze([
   {
     name: KERNELS_TOOLSET,
     title: 'Kernels',
     description: "Run the cells of a space's notebooks on live Jupyter kernels.",
     default: false,
+    scopes: [KERNELS_SCOPE],
     instructions:
       'Kernels run the code cells of the notebooks in spaces. Every tool names its notebook (space + path); there is no current notebook.\n' +
       '- open_notebook finds or starts the notebook\'s kernel and lists its cells with their ids; read_notebook shows them with their outputs and ids too.\n' +
@@ -59,6 +65,7 @@ export interface KernelsExtension extends McpExtension {
  */
 export function createKernelsExtension(options: KernelsOptions = {}): KernelsExtension {
   const logger = options.logger ?? createStderrLogger('warn', { extension: EXTENSION_NAME });
+  const scopes = resolveScopes(options.scopes);
   const runtime = createKernelsRuntime(options, logger);
   let started = false;
   return defineExtension({
@@ -71,7 +78,8 @@ export function createKernelsExtension(options: KernelsOptions = {}): KernelsExt
       dependencies: ['spaces'],
       host: pkg.peerDependencies['@reactor/host'],
     },
-    toolsets: () => KERNELS_TOOLSETS.map((t) => ({ ...t })),
+    toolsets: () =>
+      KERNELS_TOOLSETS.map(({ scopes: _declared, ...t }) => (scopes.length > 0 ? { ...t, scopes: [...scopes] } : t)),
     // Read once, when the extension wakes: with nothing configured (or no Jupyter to start) none is offered,
     // and availability() says why.
     tools: () =>

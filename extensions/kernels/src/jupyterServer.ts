@@ -1,18 +1,72 @@
 /**
  * The embedded Jupyter Server (`REACTOR_JUPYTER=auto`): started on loopback,
- * on a free port, with a random token passed in the environment (never on the
- * command line, where `ps` would show it), its runtime files in a temp folder,
+ * on a free port, with a random token, its runtime files in a temp folder,
  * terminals off. Stopped with SIGTERM (Jupyter then shuts its kernels down),
  * SIGKILL if it does not exit in time; killed too if this process exits first.
+ *
+ * Every kernel inherits the server's environment, and kernel code can read
+ * the server's own (`/proc/<ppid>/environ`) and its runtime folder. So the
+ * server gets a minimal environment — {@link JUPYTER_SERVER_ENV}, never this
+ * process's secrets — and its token travels in a config file of a private
+ * folder (never the environment, nor the command line `ps` shows), removed
+ * as soon as the server answers, with the runtime files that repeat the token
+ * (`jpserver-*.json`, `jpserver-*-open.html`) and the cookie secret.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '@reactor/host';
+import { ErrorCodes, type Logger } from '@reactor/host';
 import { kernelError } from './errors.js';
+
+/**
+ * The variables the embedded server — and so every kernel — gets from this
+ * process's environment, when set: what programs need to run (the MCP SDK's
+ * default for stdio servers, plus locale, time zone, temp folder) and where
+ * Jupyter finds its config and kernelspecs. Nothing else: no credential of
+ * this server reaches code a model writes.
+ */
+export const JUPYTER_SERVER_ENV: readonly string[] = Object.freeze([
+  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER',
+  'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_MONETARY', 'LC_NUMERIC', 'LC_TIME', 'TZ', 'TMPDIR',
+  'JUPYTER_CONFIG_DIR', 'JUPYTER_CONFIG_PATH', 'JUPYTER_DATA_DIR', 'JUPYTER_PATH', 'JUPYTER_PLATFORM_DIRS', 'IPYTHONDIR',
+  // Windows
+  'APPDATA', 'COMSPEC', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'PROGRAMDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)', 'PROGRAMW6432', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERNAME', 'USERPROFILE', 'WINDIR',
+]);
+
+/** Names that are this server's credentials (or Jupyter's token): never passed, even when asked. */
+const SECRET_NAME = /^(REACTOR_MCP_|REACTOR_JUPYTER_TOKEN$|JUPYTER_TOKEN)/i;
+
+/** Checks extra variable names to pass to the embedded server (`passEnv`); a credential's name is refused. */
+export function assertPassableEnv(names: readonly string[], where: string): void {
+  for (const name of names) {
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw kernelError(where, 'is invalid', { expected: 'environment variable names (letters, digits, "_")', received: JSON.stringify(name) }, ErrorCodes.OPTION_INVALID);
+    }
+    if (SECRET_NAME.test(name)) {
+      throw kernelError(where, `names ${name}, a credential of this server`, {
+        hint: 'kernels run code a model writes: they never get REACTOR_MCP_* variables or a Jupyter token; pass only what the code needs (PYTHONPATH, proxies…)',
+      }, ErrorCodes.OPTION_INVALID);
+    }
+  }
+}
+
+/**
+ * The environment of the embedded server: the {@link JUPYTER_SERVER_ENV}
+ * variables of `from` that are set, plus `pass` (already checked). Values
+ * that are exported shell functions (`() {…`) are left out.
+ */
+export function jupyterServerEnv(from: NodeJS.ProcessEnv, pass: readonly string[] = []): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...JUPYTER_SERVER_ENV, ...pass]) {
+    const value = from[name];
+    if (value === undefined || value.startsWith('()') || SECRET_NAME.test(name)) continue;
+    env[name] = value;
+  }
+  return env;
+}
 
 /** Options of {@link startJupyterServer}. */
 export interface StartJupyterOptions {
@@ -26,6 +80,10 @@ export interface StartJupyterOptions {
   readonly startTimeoutMs: number;
   /** Extra `--Key=value` arguments (e.g. kernel culling). */
   readonly extraArgs?: readonly string[];
+  /** Where the {@link JUPYTER_SERVER_ENV} values are read. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** More variable names to pass from `env` (PYTHONPATH, proxies…); a credential's name is refused. */
+  readonly passEnv?: readonly string[];
 }
 
 /** A running embedded server. */
@@ -58,11 +116,25 @@ export async function freePort(): Promise<number> {
 
 /** Starts a Jupyter Server and resolves once it answers `/api/status` with the token. */
 export async function startJupyterServer(options: StartJupyterOptions): Promise<JupyterServerProcess> {
+  const passEnv = options.passEnv ?? [];
+  assertPassableEnv(passEnv, 'option "passEnv" of the embedded Jupyter Server');
   const port = await freePort();
   const token = randomBytes(24).toString('hex');
   const runtimeDir = mkdtempSync(join(tmpdir(), 'reactor-jupyter-'));
+  // The token, in a file only this user can read, in a folder kernels are never told about; removed once the server runs.
+  const configDir = mkdtempSync(join(tmpdir(), 'reactor-jupyter-config-'));
+  const configFile = join(configDir, 'jupyter_server_config.json');
+  writeFileSync(configFile, JSON.stringify({ ServerApp: { token } }), { mode: 0o600 });
+  const forgetSecrets = () => {
+    rmSync(configDir, { recursive: true, force: true });
+    // The server read them when it started; kernel code could read them from here.
+    for (const name of safeReaddir(runtimeDir)) {
+      if (name.startsWith('jpserver-') || name === 'jupyter_cookie_secret') rmSync(join(runtimeDir, name), { force: true });
+    }
+  };
   const args = [
     '-m', 'jupyter_server',
+    `--config=${configFile}`,
     '--ServerApp.ip=127.0.0.1',
     `--ServerApp.port=${port}`,
     '--ServerApp.port_retries=0',
@@ -74,7 +146,7 @@ export async function startJupyterServer(options: StartJupyterOptions): Promise<
   ];
   const child: ChildProcess = spawn(options.python, args, {
     cwd: options.rootDir,
-    env: { ...process.env, JUPYTER_TOKEN: token, JUPYTER_RUNTIME_DIR: runtimeDir, PYTHONUNBUFFERED: '1' },
+    env: { ...jupyterServerEnv(options.env ?? process.env, passEnv), JUPYTER_RUNTIME_DIR: runtimeDir, PYTHONUNBUFFERED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://127.0.0.1:${port}/`;
@@ -124,6 +196,7 @@ export async function startJupyterServer(options: StartJupyterOptions): Promise<
       clearTimeout(timer);
     }
     rmSync(runtimeDir, { recursive: true, force: true });
+    rmSync(configDir, { recursive: true, force: true });
   };
 
   const failed = (problem: string) =>
@@ -140,6 +213,7 @@ export async function startJupyterServer(options: StartJupyterOptions): Promise<
     if (first === 'timeout') throw failed(`did not start within ${options.startTimeoutMs} ms`);
     const status = await fetch(new URL('api/status', url), { headers: { Authorization: `token ${token}` }, signal: AbortSignal.timeout(options.startTimeoutMs) });
     if (!status.ok) throw failed(`answered ${status.status} to /api/status with its own token`);
+    forgetSecrets();
   } catch (error) {
     await stop(2000);
     throw error;
@@ -147,4 +221,12 @@ export async function startJupyterServer(options: StartJupyterOptions): Promise<
     clearTimeout(timer);
   }
   return { url, token, rootDir: options.rootDir, pid: child.pid, alive: () => exitedWith === undefined, exited, stop };
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }

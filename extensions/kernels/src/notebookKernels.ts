@@ -1,8 +1,11 @@
 /**
- * The kernels of notebooks: one live session per notebook (keyed by its path
- * on the Jupyter Server), found or started on demand, reused whoever started
- * it — so a kernel a person has open in JupyterLab is the one an agent runs
- * on. Every call names its notebook; there is no "current notebook".
+ * The kernels of notebooks: one live session per notebook and owner (keyed by
+ * its session path on the Jupyter Server, see owner.ts), found or started on
+ * demand. Another owner never reaches it: its calls find or start a kernel of
+ * their own. Without auth every caller is the one shared owner, whose session
+ * is the notebook's own — so a kernel a person has open in JupyterLab is the
+ * one an agent runs on. Every call names its notebook; there is no "current
+ * notebook".
  *
  * Bounded: each MCP session may start a few kernels, the extension a few
  * more; kernels it started and nobody used for a while are shut down. A
@@ -15,15 +18,20 @@ import type { KernelsLimits } from './config.js';
 import { kernelError, messageOf, notebookSubject } from './errors.js';
 import { jupyterFailure, type JupyterClient } from './jupyterClient.js';
 import type { NotebookRef } from './notebookFile.js';
+import type { KernelOwner } from './owner.js';
 
 /** A notebook with a live kernel. */
 export interface LiveNotebook {
   readonly ref: NotebookRef;
+  /** Whose kernel this is (see owner.ts). */
+  readonly owner: KernelOwner;
+  /** Its session's path on the Jupyter Server: the notebook's, tagged with the owner unless shared. */
+  readonly sessionPath: string;
   readonly session: Session.ISessionConnection;
   readonly kernel: Kernel.IKernelConnection;
   /** True when this extension started the kernel (then it may shut it down when idle). */
   readonly startedByUs: boolean;
-  /** The MCP session that started it (counts against that session's bound). */
+  /** The owner and MCP session that started it (counts against that session's bound). */
   readonly startedFor: string | undefined;
   lastActivity: number;
 }
@@ -56,33 +64,40 @@ export class NotebookKernels {
     this.sweeper.unref();
   }
 
-  /** The live notebook at this path, if this extension holds one (no request made). */
-  held(jupyterPath: string): LiveNotebook | undefined {
-    return this.live.get(jupyterPath);
+  /** The owner's live notebook at this path, if this extension holds one (no request made). */
+  held(owner: KernelOwner, jupyterPath: string): LiveNotebook | undefined {
+    return this.live.get(owner.sessionPath(jupyterPath));
   }
 
-  /** Every notebook this extension holds a kernel for. */
+  /** Every notebook this extension holds a kernel for, whoever owns it. */
   all(): LiveNotebook[] {
     return [...this.live.values()];
   }
 
+  /** The notebooks this extension holds a kernel for, of one owner. */
+  of(owner: KernelOwner): LiveNotebook[] {
+    return this.all().filter((l) => l.owner.key === owner.key);
+  }
+
   /**
-   * Finds or starts the notebook's kernel: the one this extension holds (if
-   * it still exists on the server), else the server's session for the path
-   * (someone's open notebook), else a new session. Concurrent opens of one
-   * notebook share one start.
+   * Finds or starts the owner's kernel of the notebook: the one this
+   * extension holds (if it still exists on the server), else the server's
+   * session at the owner's session path (for the shared owner, someone's open
+   * notebook), else a new session. Concurrent opens of one notebook by one
+   * owner share one start.
    */
-  async open(ref: NotebookRef, mcpSession: string | undefined, preferredSpec: string | undefined): Promise<{ live: LiveNotebook; how: OpenedHow; replaced: boolean }> {
-    const pending = this.opening.get(ref.jupyterPath);
+  async open(ref: NotebookRef, owner: KernelOwner, mcpSession: string | undefined, preferredSpec: string | undefined): Promise<{ live: LiveNotebook; how: OpenedHow; replaced: boolean }> {
+    const sessionPath = owner.sessionPath(ref.jupyterPath);
+    const pending = this.opening.get(sessionPath);
     if (pending) return await pending;
-    const opening = this.openNow(ref, mcpSession, preferredSpec).finally(() => this.opening.delete(ref.jupyterPath));
-    this.opening.set(ref.jupyterPath, opening);
+    const opening = this.openNow(ref, owner, sessionPath, mcpSession, preferredSpec).finally(() => this.opening.delete(sessionPath));
+    this.opening.set(sessionPath, opening);
     return await opening;
   }
 
-  private async openNow(ref: NotebookRef, mcpSession: string | undefined, preferredSpec: string | undefined): Promise<{ live: LiveNotebook; how: OpenedHow; replaced: boolean }> {
+  private async openNow(ref: NotebookRef, owner: KernelOwner, sessionPath: string, mcpSession: string | undefined, preferredSpec: string | undefined): Promise<{ live: LiveNotebook; how: OpenedHow; replaced: boolean }> {
     const client = this.deps.client();
-    const held = this.live.get(ref.jupyterPath);
+    const held = this.live.get(sessionPath);
     let replaced = false;
     if (held) {
       if (await this.stillThere(client, held)) {
@@ -99,7 +114,7 @@ export class NotebookKernels {
     } catch (error) {
       throw jupyterFailure(client.endpoint, 'list its sessions', error);
     }
-    const existing = models.find((m) => m.path === ref.jupyterPath && m.kernel !== null);
+    const existing = models.find((m) => m.path === sessionPath && m.kernel !== null);
     if (existing?.kernel) {
       if (!this.deps.kernelspecs.includes(existing.kernel.name)) {
         throw kernelError(notebookSubject(ref.space, ref.path), `has a live kernel of kernelspec ${JSON.stringify(existing.kernel.name)}, which this server does not allow`, {
@@ -108,18 +123,20 @@ export class NotebookKernels {
         });
       }
       const session = client.sessions.connectTo({ model: existing });
-      return { live: await this.ready(this.keep(ref, session, false, undefined)), how: 'joined', replaced };
+      return { live: await this.ready(this.keep(ref, owner, session, false, undefined)), how: 'joined', replaced };
     }
-    this.checkBounds(ref, mcpSession);
+    // A session's bound is its owner's: two callers on one stateless connection kind never share (or see) one.
+    const startedFor = `${owner.key}\u0000${mcpSession ?? ''}`;
+    this.checkBounds(ref, startedFor);
     const spec = preferredSpec !== undefined && this.deps.kernelspecs.includes(preferredSpec) ? preferredSpec : this.deps.kernelspecs[0];
     let session: Session.ISessionConnection;
     try {
-      session = await client.sessions.startNew({ path: ref.jupyterPath, type: 'notebook', name: ref.path.split('/').pop() ?? ref.path, kernel: { name: spec ?? 'python3' } });
+      session = await client.sessions.startNew({ path: sessionPath, type: 'notebook', name: ref.path.split('/').pop() ?? ref.path, kernel: { name: spec ?? 'python3' } });
     } catch (error) {
       throw jupyterFailure(client.endpoint, `start a ${spec ?? 'python3'} kernel for ${ref.space}/${ref.path}`, error);
     }
     this.deps.logger.info({ notebook: ref.jupyterPath, kernelspec: spec }, 'started a kernel');
-    return { live: await this.ready(this.keep(ref, session, true, mcpSession)), how: 'started', replaced };
+    return { live: await this.ready(this.keep(ref, owner, session, true, startedFor)), how: 'started', replaced };
   }
 
   /**
@@ -134,20 +151,21 @@ export class NotebookKernels {
     return live;
   }
 
-  private keep(ref: NotebookRef, session: Session.ISessionConnection, startedByUs: boolean, startedFor: string | undefined): LiveNotebook {
+  private keep(ref: NotebookRef, owner: KernelOwner, session: Session.ISessionConnection, startedByUs: boolean, startedFor: string | undefined): LiveNotebook {
     const kernel = session.kernel;
     if (kernel === null) {
       session.dispose();
       throw kernelError(notebookSubject(ref.space, ref.path), 'got a session without a kernel from the Jupyter Server', { hint: 'try again; if it persists, check the server\'s log' });
     }
-    const live: LiveNotebook = { ref, session, kernel, startedByUs, startedFor, lastActivity: Date.now() };
-    this.live.set(ref.jupyterPath, live);
+    const sessionPath = owner.sessionPath(ref.jupyterPath);
+    const live: LiveNotebook = { ref, owner, sessionPath, session, kernel, startedByUs, startedFor, lastActivity: Date.now() };
+    this.live.set(sessionPath, live);
     return live;
   }
 
-  private checkBounds(ref: NotebookRef, mcpSession: string | undefined): void {
+  private checkBounds(ref: NotebookRef, startedFor: string): void {
     const ours = this.all().filter((l) => l.startedByUs);
-    const mine = ours.filter((l) => l.startedFor === mcpSession);
+    const mine = ours.filter((l) => l.startedFor === startedFor);
     if (mine.length >= this.deps.limits.maxKernelsPerSession) {
       throw kernelError(notebookSubject(ref.space, ref.path), `cannot get a kernel: this session already started ${mine.length} (the most one session may)`, {
         expected: `at most ${this.deps.limits.maxKernelsPerSession} kernels per session`,
@@ -173,7 +191,7 @@ export class NotebookKernels {
   }
 
   private forget(live: LiveNotebook): void {
-    if (this.live.get(live.ref.jupyterPath) === live) this.live.delete(live.ref.jupyterPath);
+    if (this.live.get(live.sessionPath) === live) this.live.delete(live.sessionPath);
     live.session.dispose();
   }
 

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { messageOf } from './errors.js';
 import { jupyterFailure } from './jupyterClient.js';
 import { cellIdOf, type NbContent } from './notebookFile.js';
+import { ownerOf, type KernelOwner } from './owner.js';
 import type { KernelsRuntime } from './runtime.js';
 
 /** The tool it extends (offered by `@reactor/ext-spaces`). */
@@ -56,9 +57,10 @@ export const READ_NOTEBOOK_DESCRIPTION =
   'Read a range with cells: { start, end }; a long notebook comes in pages: continue from nextCell. ' +
   'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell (toolset "kernels").';
 
-async function kernelOf(runtime: KernelsRuntime, space: string, path: string): Promise<KernelAnnotation> {
+/** The caller's kernel of the notebook (owner.ts): another principal's is never reported. */
+async function kernelOf(runtime: KernelsRuntime, space: string, path: string, owner: KernelOwner): Promise<KernelAnnotation> {
   const ref = await runtime.notebook(space, path);
-  const held = runtime.kernels.held(ref.jupyterPath);
+  const held = runtime.kernels.held(owner, ref.jupyterPath);
   // Trust the held connection only while it is connected; otherwise ask the server (which may be gone).
   if (held && !held.session.isDisposed && held.kernel.connectionStatus === 'connected') {
     return { live: true, kernel_id: held.kernel.id, kernelspec: held.kernel.name, state: held.kernel.status, started_by_us: held.startedByUs, hint: 'execute_cell runs a cell on it.' };
@@ -71,9 +73,10 @@ async function kernelOf(runtime: KernelsRuntime, space: string, path: string): P
     }),
     new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the Jupyter Server did not answer within ${LOOKUP_MS} ms`)), LOOKUP_MS))),
   ]).finally(() => clearTimeout(timer));
-  const found = sessions.find((s) => s.path === ref.jupyterPath && s.kernel);
+  const found = sessions.find((s) => s.path === owner.sessionPath(ref.jupyterPath) && s.kernel);
   if (found?.kernel) {
-    return { live: true, kernel_id: found.kernel.id, kernelspec: found.kernel.name, state: found.kernel.execution_state ?? 'unknown', started_by_us: false, hint: 'Someone has it open; execute_cell runs on the same kernel.' };
+    const hint = owner.shared ? 'Someone has it open; execute_cell runs on the same kernel.' : 'Your kernel (from before this server restarted); execute_cell runs on it.';
+    return { live: true, kernel_id: found.kernel.id, kernelspec: found.kernel.name, state: found.kernel.execution_state ?? 'unknown', started_by_us: false, hint };
   }
   return { live: false, hint: 'No kernel: open_notebook or execute_cell starts one.' };
 }
@@ -110,7 +113,7 @@ export function createReadNotebookExtension(runtime: () => KernelsRuntime | unde
         if (rt === undefined || !isNotebookResult(result)) return result;
         try {
           const ids = await cellIds(rt, result.space, result.path);
-          const kernel = await kernelOf(rt, result.space, result.path).catch((error: unknown): KernelAnnotation => ({ live: false, hint: `Unknown: could not ask the Jupyter Server (${messageOf(error)})` }));
+          const kernel = await kernelOf(rt, result.space, result.path, ownerOf(ctx)).catch((error: unknown): KernelAnnotation => ({ live: false, hint: `Unknown: could not ask the Jupyter Server (${messageOf(error)})` }));
           return { ...result, cells: result.cells.map((c) => (ids[c.index] !== undefined ? { ...c, id: ids[c.index] } : c)), live_kernel: kernel };
         } catch (error) {
           rt.logger.warn({ tool: READ_NOTEBOOK_TOOL }, `could not annotate a read_notebook result: ${messageOf(error)}; returned it unannotated`);

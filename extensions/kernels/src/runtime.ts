@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createRuntime as createSpacesRuntime, resolveInSpace, type SpacesOptions, type SpacesRuntime } from '@reactor/ext-spaces';
 import { ErrorCodes, type ExtensionAvailability, type Logger } from '@reactor/host';
-import { INSTALL_HINT, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, type JupyterOption, type JupyterSource, type KernelsLimits } from './config.js';
+import { INSTALL_HINT, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, type JupyterOption, type JupyterSource, type KernelsLimits } from './config.js';
 import { EXTENSION_NAME, kernelError, notebookSubject } from './errors.js';
 import { ExecutionStore } from './execution.js';
 import { createJupyterClient, displayUrl, type JupyterClient } from './jupyterClient.js';
@@ -26,12 +26,24 @@ export interface KernelsOptions {
   readonly spaces?: SpacesOptions;
   /** The kernelspecs clients may use. Default `REACTOR_JUPYTER_KERNELSPECS`, else `["python3"]`. */
   readonly kernelspecs?: readonly string[];
+  /**
+   * The scopes a token needs for the `kernels` toolset, when the server checks tokens.
+   * Default `["kernels"]`; `[]` lets every token run code. (In code only: a discovered
+   * kernels is gated by its package.json, which says `["kernels"]`.)
+   */
+  readonly scopes?: readonly string[];
   /** Caps and time limits (see `KernelsLimits`). */
   readonly limits?: Partial<KernelsLimits>;
   /** Where logs go. Default: JSON lines to stderr at `warn`. */
   readonly logger?: Logger;
   /** The environment read for the defaults. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Variables of this process's environment the embedded server and its kernels also get
+   * (PYTHONPATH, proxies…), beyond the minimal one (`JUPYTER_SERVER_ENV`). Default
+   * `REACTOR_JUPYTER_PASS_ENV` (comma list). Credentials (`REACTOR_MCP_*`, a Jupyter token) are refused.
+   */
+  readonly passEnv?: readonly string[];
 }
 
 /** What the tools share. */
@@ -87,6 +99,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
   const env = options.env ?? process.env;
   const limits = resolveLimits(options.limits);
   const kernelspecs = resolveKernelspecs(options.kernelspecs, env);
+  if (options.passEnv !== undefined) resolvePassEnv(options.passEnv, env); // checked at once; the environment's list when the server starts
   const spaces = createSpacesRuntime(options.spaces ?? {});
   const executions = new ExecutionStore(limits.keptExecutions);
   let source: JupyterSource | undefined;
@@ -180,6 +193,8 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
             rootDir: jupyterRoot,
             logger,
             startTimeoutMs: limits.startTimeoutMs,
+            // Never this process's environment: the minimal one, plus what the operator passes.
+            passEnv: resolvePassEnv(options.passEnv, env),
             // Jupyter culls idle kernels too (ours and any started through it), a little after our own idle shutdown.
             extraArgs: [`--MappingKernelManager.cull_idle_timeout=${Math.ceil(limits.idleShutdownMs / 1000) + 60}`, '--MappingKernelManager.cull_interval=60'],
           });

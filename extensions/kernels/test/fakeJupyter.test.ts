@@ -38,8 +38,8 @@ async function serve(limits: Partial<KernelsLimits> = {}, kernelspecs?: string[]
   host = await buildHost([createSpacesExtension({ roots: [lab.root] }), kernels], { strict: true, logger: silentLogger });
   return await another();
 }
-async function another(): Promise<TestConnection> {
-  const conn = await connect(host!, { selection: 'kernels' });
+async function another(tenant?: string): Promise<TestConnection> {
+  const conn = await connect(host!, { selection: 'kernels', ...(tenant !== undefined ? { tenant } : {}) });
   open.push(conn);
   return conn;
 }
@@ -148,6 +148,34 @@ describe('against a fake Jupyter Server', () => {
     expect(ok(await conn.callTool('open_notebook', { space: 'lab', path: 'alpha.ipynb' }))).toMatchObject({ opened: 'joined', kernel_id: theirs.kernel.id });
     const listed = ok(await conn.callTool('list_kernels', {})) as { kernels: Array<{ id: string; started_by_us: boolean }> };
     expect(listed.kernels).toEqual([expect.objectContaining({ id: theirs.kernel.id, started_by_us: false })]);
+  });
+
+  it('gives each owner (here: tenant) kernels and runs of its own, and never names another\'s', async () => {
+    await serve({ maxKernelsPerSession: 1 });
+    const [acme, globex] = [await another('acme'), await another('globex')];
+    const notebook = { space: 'lab', path: 'alpha.ipynb' };
+    const acmeRun = ok(await acme.callTool('execute_code', { ...notebook, code: 'print("acme")' })) as { execution_id: string };
+    const acmeKernel = (ok(await acme.callTool('open_notebook', notebook)) as { kernel_id: string }).kernel_id;
+    // The same notebook, another owner: a kernel of its own, in a Jupyter session of its own.
+    const globexOpened = ok(await globex.callTool('open_notebook', notebook)) as { kernel_id: string; opened: string };
+    expect(globexOpened.opened).toBe('started');
+    expect(globexOpened.kernel_id).not.toBe(acmeKernel);
+    expect(fake.kernels.size).toBe(2);
+    const sessions = (await (await fetch(new URL('api/sessions', fake.url), { headers: { Authorization: `token ${fake.token}` } })).json()) as Array<{ path: string }>;
+    expect(sessions.map((x) => x.path)).toEqual([expect.stringMatching(/^lab\/alpha\.ipynb#reactor-[0-9a-f]{16}$/), expect.stringMatching(/^lab\/alpha\.ipynb#reactor-[0-9a-f]{16}$/)]);
+    // Nothing of acme's reaches globex: its run, its kernel in the listing, its notebooks in the bound's message.
+    const read = await globex.callTool('get_execution', { execution_id: acmeRun.execution_id });
+    expect(read.isError).toBe(true);
+    expect(text(read)).toContain('is not known');
+    expect((ok(await globex.callTool('list_kernels', {})) as { kernels: Array<{ id: string; notebook: unknown }> }).kernels).toEqual([expect.objectContaining({ id: globexOpened.kernel_id, notebook: notebook })]);
+    const bound = await globex.callTool('open_notebook', { space: 'lab', path: 'beta.ipynb' });
+    expect(bound.isError).toBe(true);
+    expect(text(bound)).toContain('this session already started 1');
+    expect(ok(await acme.callTool('get_execution', { execution_id: acmeRun.execution_id }))).toMatchObject({ status: 'ok' });
+    // Without a tenant or a token, the caller is the shared owner: the notebook's own session, which neither tenant holds.
+    const shared = await another();
+    expect(ok(await shared.callTool('open_notebook', notebook))).toMatchObject({ opened: 'started' });
+    expect((ok(await shared.callTool('list_kernels', {})) as { kernels: unknown[] }).kernels).toHaveLength(1);
   });
 
   it('notices a culled kernel on the next call and starts another, saying its state is gone', async () => {

@@ -10,7 +10,7 @@ import * as testing from './testing/index.js';
 
 const VALUES = [
   'COMMAND_HELP', 'CORS_ALLOWED_HEADERS', 'CORS_EXPOSED_HEADERS', 'DEPRECATED_NAME_META', 'EMPTY_SELECTION', 'EXTENSION_NAME_PATTERN', 'ErrorCodes', 'HOST_VERSION', 'LIST_SERVER_TOOLSETS', 'LOG_LEVELS', 'MIN_REQUEST_STATE_KEY_BYTES', 'McpHost', 'ReactorError', 'SELECTION_HEADER', 'SERVER_CARD_MEDIA_TYPE', 'TOOL_FILTER_HEADERS', 'TOOL_NAME_PATTERN', 'acceptedContent', 'activationKey', 'activeToolsets', 'buildHost', 'createMcpApp', 'createStderrLogger', 'defineExtension', 'defineTool', 'describeValue', 'howToSelect', 'inputRequired', 'inputResponse', 'isExtension', 'isInputRequiredResult', 'isReactorError',
-  'loadExtensions', 'mergeSelections', 'namesInSelection', 'onToolset', 'parseCommandOptions', 'parseSelection', 'runCommand',
+  'loadExtensions', 'mergeSelections', 'namesInSelection', 'onToolset', 'parseCommandOptions', 'parseSelection', 'principalOf', 'runCommand',
   'selectionToQuery', 'serveStdio', 'silentLogger', 'toCallToolResult', 'unknownNames',
 ];
 

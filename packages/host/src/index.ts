@@ -50,6 +50,7 @@ export type { McpAppOptions, McpAppHealthCheck } from './serve/http/options.js';
 export type { SessionScopedEventStore } from './serve/http/sessions/sessionEventStore.js';
 export type { SessionClaim, SessionInitializeParams, SessionOwner, SessionRecord, SessionRegistry } from './serve/http/sessions/sessionRegistry.js';
 export type { McpAppSessionOptions } from './serve/http/sessions/sessions.js';
+export { principalOf } from './kernel/principal.js';
 export type { McpAppAuthOptions } from './serve/http/auth.js';
 export type { HealthzBody, HealthzExtension, ToolsetsBody } from './serve/http/infoRoutes.js';
 export { SELECTION_HEADER, TOOL_FILTER_HEADERS } from './serve/http/requestSelection.js';

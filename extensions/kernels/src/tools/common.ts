@@ -7,6 +7,7 @@ import { defineTool, type InferSchema, type SchemaLike, type ToolAnnotations, ty
 import { z } from 'zod';
 import type { NotebookRef } from '../notebookFile.js';
 import type { LiveNotebook, OpenedHow } from '../notebookKernels.js';
+import { ownerOf } from '../owner.js';
 import type { KernelsRuntime } from '../runtime.js';
 
 /** The toolset every tool of this extension is in. */
@@ -52,10 +53,10 @@ export interface OpenedNotebook {
   readonly note?: string;
 }
 
-/** Checks the notebook and finds or starts its kernel. */
+/** Checks the notebook and finds or starts its kernel — the caller's own (owner.ts). */
 export async function openNotebook(runtime: KernelsRuntime, space: string, path: string, ctx: ToolContext, preferredSpec?: string): Promise<OpenedNotebook> {
   const ref = await runtime.notebook(space, path);
-  const { live, how, replaced } = await runtime.kernels.open(ref, ctx.sessionId, preferredSpec);
+  const { live, how, replaced } = await runtime.kernels.open(ref, ownerOf(ctx), ctx.sessionId, preferredSpec);
   return {
     ref,
     live,

@@ -11,6 +11,7 @@ import { startExecution, type Execution } from '../execution.js';
 import { jupyterFailure } from '../jupyterClient.js';
 import { findCodeCell, readNotebook, saveCellOutputs, sourceOf } from '../notebookFile.js';
 import { renderOutputs } from '../outputs.js';
+import { ownerOf } from '../owner.js';
 import type { KernelsRuntime } from '../runtime.js';
 import { defineKernelsTool, notebookArg, openNotebook, READS_KERNEL, RUNS_CODE, spaceArg, timeoutArg } from './common.js';
 
@@ -110,7 +111,7 @@ async function runAndWait(runtime: KernelsRuntime, ctx: ToolContext, opened: Awa
   const { live, ref } = opened;
   live.lastActivity = Date.now();
   const progress = { onOutput: (_count: number) => {}, stop: () => {} };
-  const execution = startExecution(live.kernel, code, { space: ref.space, path: ref.path, ...(cellId !== undefined ? { cellId } : {}) }, { storeHistory: cellId !== undefined, onOutput: (n) => progress.onOutput(n) });
+  const execution = startExecution(live.kernel, code, { space: ref.space, path: ref.path, ...(cellId !== undefined ? { cellId } : {}), owner: live.owner.key }, { storeHistory: cellId !== undefined, onOutput: (n) => progress.onOutput(n) });
   runtime.executions.add(execution);
   Object.assign(progress, reportProgress(ctx, execution));
   const limitS = timeoutS ?? runtime.limits.defaultTimeoutS;
@@ -210,10 +211,11 @@ export function createGetExecutionTool(runtime: KernelsRuntime) {
     annotations: READS_KERNEL,
     timeoutMs: (runtime.limits.maxTimeoutS + 30) * 1000,
     handler: async (args, ctx) => {
-      const execution = runtime.executions.get(args.execution_id);
+      // Only the caller's own runs: another's id is not known, exactly as an id that never existed.
+      const execution = runtime.executions.get(args.execution_id, ownerOf(ctx).key);
       if (!execution) {
         throw kernelError(`execution ${JSON.stringify(args.execution_id)}`, 'is not known', {
-          hint: `runs are kept while they go and the last ${runtime.limits.keptExecutions} finished ones after; this one is older, or from before this server restarted`,
+          hint: `runs are kept while they go and the last ${runtime.limits.keptExecutions} finished ones after, each readable only by whoever started it; this one is older, from before this server restarted, or not yours`,
         });
       }
       if (execution.status === 'running' && args.timeout_s > 0) await waitFor(execution, args.timeout_s * 1000, ctx.mcpReq?.signal);

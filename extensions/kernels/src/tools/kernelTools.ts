@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { jupyterFailure } from '../jupyterClient.js';
 import { cellIndex, readNotebook } from '../notebookFile.js';
 import { kernelError, notebookSubject } from '../errors.js';
+import { notebookPathOf, ownerOf } from '../owner.js';
 import type { KernelsRuntime } from '../runtime.js';
 import { defineKernelsTool, kernelState, notebookArg, openNotebook, READS_KERNEL, spaceArg } from './common.js';
 
@@ -41,7 +42,7 @@ export function createListKernelspecsTool(runtime: KernelsRuntime) {
   });
 }
 
-/** `list_kernels`: the kernels running on the server, each with its notebook. */
+/** `list_kernels`: the caller's kernels running on the server, each with its notebook. */
 export function createListKernelsTool(runtime: KernelsRuntime) {
   const kernel = z.object({
     id: z.string(),
@@ -55,11 +56,12 @@ export function createListKernelsTool(runtime: KernelsRuntime) {
   return defineKernelsTool({
     name: 'list_kernels',
     title: 'List kernels',
-    description: 'List the kernels running on the Jupyter Server: id, notebook (space and path), state, last activity, and whether this server started it.',
+    description: 'List your kernels running on the Jupyter Server: id, notebook (space and path), state, last activity, and whether this server started it.',
     inputSchema: z.object({}),
     outputSchema: z.object({ kernels: z.array(kernel) }),
     annotations: READS_KERNEL,
-    handler: async () => {
+    handler: async (_args, ctx) => {
+      const owner = ownerOf(ctx);
       const client = runtime.client();
       let kernels: Awaited<ReturnType<typeof client.kernelsApi.listRunning>>;
       let sessions: Awaited<ReturnType<typeof client.sessionsApi.listRunning>>;
@@ -69,14 +71,21 @@ export function createListKernelsTool(runtime: KernelsRuntime) {
         throw jupyterFailure(client.endpoint, 'list its kernels', error);
       }
       const ours = new Set(runtime.kernels.all().filter((l) => l.startedByUs).map((l) => l.kernel.id));
+      const sessionOf = (kernelId: string) => sessions.find((s) => s.kernel?.id === kernelId);
+      // Only the caller's: another owner's kernels are not listed (the shared owner of a server without auth
+      // sees every kernel but the other owners', as before owners existed).
+      const mine = kernels.filter((k) => {
+        const session = sessionOf(k.id);
+        return session ? owner.owns(session.path) : owner.shared;
+      });
       return {
         kernels: await Promise.all(
-          kernels.map(async (k) => {
-            const session = sessions.find((s) => s.kernel?.id === k.id);
+          mine.map(async (k) => {
+            const session = sessionOf(k.id);
             return {
               id: k.id,
               kernelspec: k.name,
-              notebook: session ? ((await runtime.locate(session.path)) ?? null) : null,
+              notebook: session ? ((await runtime.locate(notebookPathOf(session.path))) ?? null) : null,
               state: k.execution_state ?? 'unknown',
               last_activity: k.last_activity ?? null,
               connections: typeof k.connections === 'number' ? k.connections : null,
@@ -134,14 +143,16 @@ export function createOpenNotebookTool(runtime: KernelsRuntime) {
 
 async function heldOrFail(runtime: KernelsRuntime, space: string, path: string, ctx: Parameters<typeof openNotebook>[3]) {
   const ref = await runtime.notebook(space, path);
-  // A kernel someone else started counts too: join it (never starts one just to interrupt or stop it).
-  const held = runtime.kernels.held(ref.jupyterPath);
+  // Only the caller's kernel: another principal's is never reached (for the shared owner of a server without
+  // auth, a kernel a person started counts too: join it). Never starts one just to interrupt or stop it.
+  const owner = ownerOf(ctx);
+  const held = runtime.kernels.held(owner, ref.jupyterPath);
   if (held) return held;
   const client = runtime.client();
   const sessions = await client.sessionsApi.listRunning().catch((error: unknown) => {
     throw jupyterFailure(client.endpoint, 'list its sessions', error);
   });
-  if (!sessions.some((s) => s.path === ref.jupyterPath && s.kernel)) {
+  if (!sessions.some((s) => s.path === owner.sessionPath(ref.jupyterPath) && s.kernel)) {
     throw kernelError(notebookSubject(ref.space, ref.path), 'has no live kernel', { hint: 'open_notebook starts one (execute_cell does too)' });
   }
   return (await openNotebook(runtime, space, path, ctx)).live;
@@ -158,7 +169,7 @@ export function createInterruptKernelTool(runtime: KernelsRuntime) {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     handler: async (args, ctx) => {
       const live = await heldOrFail(runtime, args.space, args.path, ctx);
-      const running = runtime.executions.runningOn(live.kernel.id);
+      const running = runtime.executions.runningOn(live.kernel.id, live.owner.key);
       for (const run of running) run.interrupted = true;
       await live.kernel.interrupt().catch((error: unknown) => {
         throw jupyterFailure(runtime.client().endpoint, `interrupt the kernel of ${live.ref.space}/${live.ref.path}`, error);

@@ -13,15 +13,21 @@ export type { ToolAnnotations, CallToolResult, InputRequiredResult };
 
 /**
  * The context a tool handler receives: the SDK's own handler context, unchanged,
- * plus the offering extension's name, the active toolsets, and `signal` — the
- * call's abort signal (also at `mcpReq.signal`), aborted when the client cancels
- * or the call exceeds its time limit.
+ * plus the offering extension's name, the active toolsets, the tenant, and
+ * `signal` — the call's abort signal (also at `mcpReq.signal`), aborted when the
+ * client cancels or the call exceeds its time limit.
  */
 export type ToolContext = ServerContext & {
   /** The name of the extension that offered the tool. */
   readonly extension: string;
   /** The toolsets active on this connection. */
   readonly toolsets: ReadonlySet<string>;
+  /**
+   * The tenant this connection serves (the HTTP app's `tenant(req)`, or `connect`'s
+   * `tenant`), absent when the deployment has none. With `principalOf(ctx.http?.authInfo)`
+   * it says whose call this is: state a tool keeps for a caller belongs to both.
+   */
+  readonly tenant?: string;
   /** Aborted on cancellation or time-out; the same as `mcpReq.signal`. */
   readonly signal: AbortSignal;
 };

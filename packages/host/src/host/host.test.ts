@@ -691,6 +691,16 @@ describe('tenants', () => {
     expect(globex).not.toBe(none);
     expect(globex.server).not.toBe(none.server);
   });
+
+  it('tells a tool handler which tenant its call serves (ctx.tenant; absent without one)', async () => {
+    const whose = defineTool({ name: 'whose', description: 'Which tenant calls.', handler: (_args, ctx) => ctx.tenant ?? '(none)' });
+    const host = await buildHost([defineExtension({ manifest: { name: 'ledger', version: '1.0.0' }, tools: () => [whose] })], { logger: silentLogger });
+    for (const [tenant, expected] of [['acme', 'acme'], ['globex', 'globex'], [undefined, '(none)']] as const) {
+      const conn = await connect(host, tenant === undefined ? {} : { tenant });
+      expect((await conn.callTool('whose')).content).toEqual([{ type: 'text', text: expected }]);
+      await conn.close();
+    }
+  });
 });
 
 describe('describe()', () => {

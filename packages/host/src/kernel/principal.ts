@@ -14,8 +14,11 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 /**
- * The principal of a verified token; undefined without one. A JSON array, so
- * no client id or subject can be crafted to read as another's.
+ * The principal of a verified token; undefined without one (the anonymous
+ * principal). A JSON array, so no client id or subject can be crafted to read
+ * as another's. Exported from `@reactor/host` so an extension keeping state
+ * per caller (`principalOf(ctx.http?.authInfo)`, with `ctx.tenant`) compares
+ * callers as sessions do.
  */
 export function principalOf(authInfo: AuthInfo | undefined): string | undefined {
   if (!authInfo) return undefined;

@@ -152,7 +152,7 @@ export function serveTool(
       args = checked.value as Record<string, unknown>;
     }
     const call = new CallSignal(sdkCtx.mcpReq.signal);
-    const ctx = toolContext(sdkCtx, call, extension, connection.toolsets);
+    const ctx = toolContext(sdkCtx, call, extension, connection);
     // Made only when the limit passes: an Error captures a stack, a cost every call would pay.
     let timedOut: Error | undefined;
     const onTimeout = () => (timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`));
@@ -190,9 +190,10 @@ export function serveTool(
 
 /**
  * A handler's context: the SDK's, its `signal` (and `mcpReq.signal`) the
- * call's, plus the serving extension and the active toolsets — the object
- * the spread literal `{ ...sdkCtx, mcpReq: { ...sdkCtx.mcpReq, get signal() … },
- * extension, toolsets, get signal() … }` makes, key for key and in the same
+ * call's, plus the serving extension, the active toolsets and the tenant
+ * (when there is one) — the object the spread literal `{ ...sdkCtx, mcpReq:
+ * { ...sdkCtx.mcpReq, get signal() … }, extension, toolsets, tenant?, get
+ * signal() … }` makes, key for key and in the same
  * order, built with `Object.assign` instead. On Node 20 (V8 11.3) a literal
  * that begins with a spread and then adds a key of its own costs about a
  * microsecond, some forty times a plain copy, and keeps what the object
@@ -200,12 +201,13 @@ export function serveTool(
  * Both `signal`s are the call's, through the getter every context shares
  * (`callSignal.ts` says why one getter, not one per call).
  */
-function toolContext(sdkCtx: ServerContext, call: CallSignal, extension: string, toolsets: ReadonlySet<string>): ToolContext {
+function toolContext(sdkCtx: ServerContext, call: CallSignal, extension: string, connection: ConnectionInfo): ToolContext {
   const mcpReq = withCallSignal(Object.assign({}, sdkCtx.mcpReq), call);
   const ctx = Object.assign({}, sdkCtx) as Record<string, unknown>;
   ctx.mcpReq = mcpReq;
   ctx.extension = extension;
-  ctx.toolsets = toolsets;
+  ctx.toolsets = connection.toolsets;
+  if (connection.tenant !== undefined) ctx.tenant = connection.tenant;
   return withCallSignal(ctx, call) as ToolContext;
 }
 
