@@ -193,8 +193,8 @@ describe('a client opening sessions', () => {
 
 /**
  * The fast path keeps a shared server per (blueprint, selection, client
- * identity) — keyed by what the client sends, so bounded in total, not per
- * key. Asked of the real command
+ * identity) and encoded `tools/list` answers per server — keyed by what the
+ * client sends, so bounded in total, not per key. Asked of the real command
  * run with a small heap: what an unbounded table would keep over these
  * requests is more than that heap holds, so the command would die of "heap
  * out of memory" before the last answer. (Counts, not a timing.)
@@ -263,5 +263,18 @@ describe('a client inventing a selection per request on the fast path', () => {
     expect(child!.process.exitCode).toBeNull();
     expect((await fetch(new URL('/healthz', url))).status).toBe(200);
     expect(child!.stderr).not.toContain('heap out of memory');
+  }, 300_000);
+
+  it(`keeps no answer under megabyte-long tools/list params (160 of them, 1 MB each, both eras), with a ${HEAP_MB} MB heap`, async () => {
+    const url = await startSmall();
+    const pad = 'x'.repeat(1_000_000);
+    for (let n = 0; n < 160; n++) {
+      // A new cursor every time, and (2026-07-28) one of 8 client identities: up to 16 answers kept per server before.
+      const modern = n % 2 === 0;
+      const params = { cursor: `${n}${pad}`, ...(modern ? { _meta: { 'io.modelcontextprotocol/clientInfo': { name: `client-${n % 8}`, version: '1.0.0' } } } : {}) };
+      expect((await listTools(new URL('/mcp', url), modern, params)).sort()).toEqual(subset(0xffff).sort());
+    }
+    expect(child!.process.exitCode).toBeNull();
+    expect((await fetch(new URL('/healthz', url))).status).toBe(200);
   }, 300_000);
 });
