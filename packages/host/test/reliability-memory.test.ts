@@ -241,7 +241,7 @@ describe('a client inventing a selection per request on the fast path', () => {
     try {
       response = await post(url, body, modern ? MODERN_HEADERS : {});
     } catch (error) {
-      throw new Error(`the command stopped answering (exit ${child?.process.exitCode}, ${child?.process.signalCode}): ${String(error)}; stderr ends:\n${child?.stderr.slice(-2000)}`);
+      throw new Error(`the command stopped answering (exit ${child?.process.exitCode}, ${child?.process.signalCode}): ${String(error)}; stderr ends:\n${child?.stderr.slice(-2000)}`, { cause: error });
     }
     expect(response.status).toBe(200);
     const [message] = await messagesOf(response);
