@@ -9,12 +9,15 @@
  * added later is covered too.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpApp, defineExtension, defineTool, silentLogger, type Logger, type McpAppOptions, type McpHost } from '../src/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpApp, defineExtension, defineTool, LIST_SERVER_TOOLSETS, silentLogger, type Logger, type McpAppOptions, type McpHost } from '../src/index.js';
 import { buildHost } from '../src/host/host.js';
 import { snapshotStats } from '../src/kernel/stats.js';
+import { killCommand, startCommand, type CommandChild } from './helpers/commandChild.js';
 import { fixtureHost } from './helpers/fixtures.js';
 import { initializeBody, listen, messagesOf, post, type Listening } from './helpers/http.js';
+import { transpileForChild, type Transpiled } from './helpers/transpile.js';
+import { layoutApp, type FixtureApp } from './fixtures/packages.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -186,4 +189,92 @@ describe('a client opening sessions', () => {
     await again.arrayBuffer();
     expect(app.sessionCount).toBe(1);
   });
+});
+
+/**
+ * The fast path keeps a shared server per (blueprint, selection, client
+ * identity) and encoded `tools/list` answers per server — keyed by what the
+ * client sends, so bounded in total, not per key. Asked of the real command
+ * run with a small heap: what an unbounded table would keep over these
+ * requests is more than that heap holds, so the command would die of "heap
+ * out of memory" before the last answer. (Counts, not a timing.)
+ */
+describe('a client inventing a selection per request on the fast path', () => {
+  /** A plain-JavaScript extension: 16 tools in one default toolset. */
+  const WIDE_SOURCE = `export default {
+  manifest: { name: 'wide', version: '1.0.0' },
+  toolsets: () => [{ name: 'wide' }],
+  tools: () => Array.from({ length: 16 }, (_, i) => ({ name: 't' + i, description: 'Tool ' + i + '.', handler: () => 't' + i })),
+};
+`;
+  /** Old space for the command, MB: it idles at a fraction of this. */
+  const HEAP_MB = 64;
+  const isSummary = (l: Record<string, unknown>) => typeof l.msg === 'string' && l.msg.includes('extension(s)') && typeof l.url === 'string';
+  const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+
+  let transpiled: Transpiled;
+  let app: FixtureApp;
+  let child: CommandChild | undefined;
+  beforeAll(async () => {
+    transpiled = await transpileForChild();
+    app = await layoutApp('pnpm', [{ name: 'ext-wide', reactorMcp: { extensions: { wide: './index.js' } }, files: { 'index.js': WIDE_SOURCE } }]);
+  }, 60_000);
+  afterEach(async () => {
+    if (child) await killCommand(child);
+    child = undefined;
+  });
+  afterAll(async () => {
+    await app?.remove();
+    await transpiled?.remove();
+  });
+
+  /** The command on a free port with a {@link HEAP_MB} MB heap; answers its URL. */
+  async function startSmall(): Promise<URL> {
+    child = startCommand(transpiled.path('src/cli.js'), app.root, ['--port', '0'], {}, [`--max-old-space-size=${HEAP_MB}`]);
+    return new URL((await child.line(isSummary)).url as string);
+  }
+
+  /** A stateless `tools/list` (2026-07-28, or 2025 without a session); the names listed (the host's own list tool aside), or why there were none (the command died). */
+  async function listTools(url: URL, modern: boolean, params: Record<string, unknown> = {}): Promise<string[]> {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: modern ? { ...params, _meta: { ...MODERN_META, ...(params._meta as object) } } : params };
+    let response: Response;
+    try {
+      response = await post(url, body, modern ? MODERN_HEADERS : {});
+    } catch (error) {
+      throw new Error(`the command stopped answering (exit ${child?.process.exitCode}, ${child?.process.signalCode}): ${String(error)}; stderr ends:\n${child?.stderr.slice(-2000)}`, { cause: error });
+    }
+    expect(response.status).toBe(200);
+    const [message] = await messagesOf(response);
+    return (message?.['result'] as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((name) => name !== LIST_SERVER_TOOLSETS);
+  }
+
+  /** The tools `n`'s bits name: a different subset for every `n` below 2^16. */
+  const subset = (n: number) => Array.from({ length: 16 }, (_, bit) => bit).filter((bit) => (n >> bit) & 1).map((bit) => `t${bit}`);
+
+  it(`serves 6,000 distinct tools= selections, in both eras, with a ${HEAP_MB} MB heap, and is still alive`, async () => {
+    const url = await startSmall();
+    const SELECTIONS = 6_000;
+    for (let n = 1; n <= SELECTIONS; n++) {
+      const tools = subset(n);
+      const listed = await listTools(new URL(`/mcp?tools=${tools.join(',')}`, url), n % 2 === 0);
+      // Each answer is the selection's own: exactly its tools.
+      expect(listed.sort()).toEqual(tools.sort());
+    }
+    expect(child!.process.exitCode).toBeNull();
+    expect((await fetch(new URL('/healthz', url))).status).toBe(200);
+    expect(child!.stderr).not.toContain('heap out of memory');
+  }, 300_000);
+
+  it(`keeps no answer under megabyte-long tools/list params (160 of them, 1 MB each, both eras), with a ${HEAP_MB} MB heap`, async () => {
+    const url = await startSmall();
+    const pad = 'x'.repeat(1_000_000);
+    for (let n = 0; n < 160; n++) {
+      // A new cursor every time, and (2026-07-28) one of 8 client identities: up to 16 answers kept per server before.
+      const modern = n % 2 === 0;
+      const params = { cursor: `${n}${pad}`, ...(modern ? { _meta: { 'io.modelcontextprotocol/clientInfo': { name: `client-${n % 8}`, version: '1.0.0' } } } : {}) };
+      expect((await listTools(new URL('/mcp', url), modern, params)).sort()).toEqual(subset(0xffff).sort());
+    }
+    expect(child!.process.exitCode).toBeNull();
+    expect((await fetch(new URL('/healthz', url))).status).toBe(200);
+  }, 300_000);
 });

@@ -112,6 +112,30 @@ describe('a session whose node died (killed: its heartbeat just stops)', () => {
   });
 });
 
+describe('a session taken over by a read-only replica (--read-only)', () => {
+  it('serves it under this replica\'s bound: the write tool it called on the writable node is absent and refused, read-only tools still answer', async () => {
+    const prefix = `takeover${++run}`;
+    const a = await startNode('node-a', redis.url, prefix, { heartbeatIntervalMs: 100 });
+    const b = await startNode('node-b', redis.url, prefix, { heartbeatIntervalMs: 100, readOnly: true });
+    nodes.push(a, b);
+    const { client, transport, route, answeredBy } = await routedClient(a);
+    expect(text(await client.callTool({ name: 'ping', arguments: {} }))).toBe('pong');
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['guarded', 'peek', 'ping']);
+
+    // A dies; the balancer sends the session to B, which the operator runs read-only.
+    await a.crash();
+    await vi.waitFor(async () => expect(await inspector.exists(a.redis.sessions.heartbeatKey())).toBe(0), { timeout: 5_000, interval: 50 });
+    route.to = b;
+    await expect(client.callTool({ name: 'ping', arguments: {} })).rejects.toThrow(/ping/);
+    expect(answeredBy.at(-1)).toBe('node-b');
+    expect(transport.sessionId).toBeDefined();
+    expect(b.sessionCount).toBe(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['peek']);
+    expect(text(await client.callTool({ name: 'peek', arguments: {} }))).toBe('peeked');
+    await client.close();
+  });
+});
+
 describe('takeover is for the session’s own principal', () => {
   it('answers another token 404 and leaves the session where it is; its owner gets it', async () => {
     const { a, b } = await twoNodes(true);

@@ -11,10 +11,13 @@ import { connectRedis, type ReactorRedis } from '../../src/index.js';
 /** Signs 2026-07-28 request state; every replica shares it. */
 const REQUEST_STATE_KEY = 'a-test-request-state-key-of-more-than-32-bytes';
 
-/** A tool that is always there, and four resources a 2025 session can subscribe to. */
+/** A tool that is always there (and may change the world: not annotated read-only), a read-only one, and four resources a 2025 session can subscribe to. */
 export const base = defineExtension({
   manifest: { name: 'base', version: '1.0.0' },
-  tools: () => [defineTool({ name: 'ping', description: 'Answers pong.', inputSchema: {}, handler: () => 'pong' })],
+  tools: () => [
+    defineTool({ name: 'ping', description: 'Answers pong.', inputSchema: {}, handler: () => 'pong' }),
+    defineTool({ name: 'peek', description: 'Answers peeked, changing nothing.', inputSchema: {}, annotations: { readOnlyHint: true }, handler: () => 'peeked' }),
+  ],
   resources: () =>
     ['a', 'b', 'c', 'd'].map((name) => ({ name, uri: `test://${name}`, subscribe: true, read: (uri: URL) => ({ contents: [{ uri: uri.href, text: name }] }) })),
 });
@@ -61,6 +64,8 @@ export interface NodeOptions {
   readonly heartbeatIntervalMs?: number;
   /** The session idle timeout, ms (the app's and Redis' TTLs). Default 60 000. */
   readonly idleTimeoutMs?: number;
+  /** The operator's read-only bound (`--read-only`): only tools annotated read-only are served. */
+  readonly readOnly?: boolean;
 }
 
 /** Starts replica `name` on Redis `redisUrl` under key prefix `keyPrefix`, with the session registry on. */
@@ -84,6 +89,7 @@ export async function startNode(name: string, redisUrl: string, keyPrefix: strin
     nodeId: name,
     sessions: { idleTimeoutMs: options.idleTimeoutMs ?? 60_000 },
     ...(options.auth ? { auth: tokenAuth } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
   });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

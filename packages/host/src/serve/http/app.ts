@@ -137,7 +137,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const onerror = (error: Error) => logger.error({ err: error }, `HTTP request failed: ${error.message}`);
   // One bus per app unless given: a module-wide default would mix the changes of unrelated hosts.
   const bus = options.bus ?? new InMemoryServerEventBus((error) => logger.error({ err: error }, `a listen-stream listener failed: ${error.message}`));
-  const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus);
+  const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus, resolved.readOnly);
   const stopPublishing = publishHostChanges(host, bus, (error) => logger.warn({ err: error instanceof Error ? error : undefined }, `telling this replica's sessions of another replica's resource update failed: ${errorMessage(error)}`));
   const fastPathOn = resolved.fastPath;
   const sharedServers = new SharedServers(host.stats);

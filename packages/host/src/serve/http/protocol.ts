@@ -83,6 +83,8 @@ export class McpEndpoint {
     private readonly unknown: UnknownNameLog,
     maxBodyBytes: number,
     bus: ServerEventBus,
+    /** This replica's operator read-only bound (`readOnly`, `--read-only`): it holds on every session served here, taken over ones too. */
+    private readonly operatorReadOnly = false,
   ) {
     const factory: McpServerFactory = async (ctx) => {
       try {
@@ -243,7 +245,8 @@ export class McpEndpoint {
     const { record } = claim;
     try {
       const selection = parseSelection(record.selection);
-      const built = await this.host.build(selection, { tenant: record.tenant, denied: record.denied, readOnly: record.readOnly });
+      // The bound is this replica's: the record's (its first node's) may narrow the session further, never widen it past this one.
+      const built = await this.host.build(selection, { tenant: record.tenant, denied: record.denied, readOnly: this.operatorReadOnly || record.readOnly });
       return await sessions.restore(record, () => built.createServer({ selection }), r.authInfo);
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error : undefined, session: sessionId }, `taking over session ${sessionId} failed: ${errorMessage(error)}`);

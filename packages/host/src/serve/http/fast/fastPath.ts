@@ -49,6 +49,12 @@ const SSE_KEEP_ALIVE_MS = 15_000;
 const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 /** Encoded `tools/list` answers kept per shared server (one per distinct params object). */
 const MAX_ENCODED_LISTS = 16;
+/**
+ * Params longer than this (as JSON) are not kept as an encoded answer's key:
+ * the key is the client's text, and a body may be megabytes. Real `tools/list`
+ * params are an envelope and perhaps a cursor, well under it.
+ */
+const MAX_ENCODED_KEY_CHARS = 4096;
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 /**
@@ -322,9 +328,10 @@ function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, 
         answer(answer: JSONRPCMessage) {
           finish();
           const text = JSON.stringify(answer);
-          const head = !streaming && listKey !== undefined && 'result' in answer && shared.encoded.size < MAX_ENCODED_LISTS ? headOf(text, message.id, legacy) : undefined;
+          const head = !streaming && listKey !== undefined && listKey.length <= MAX_ENCODED_KEY_CHARS && 'result' in answer && shared.encoded.size < MAX_ENCODED_LISTS ? headOf(text, message.id, legacy) : undefined;
           if (head) {
-            const encoded = new EncodedAnswer(head, legacy ? '}\n\n' : '}');
+            // Params that change nothing (another cursor, more `_meta`) share the answer already kept: its bytes are kept once per server.
+            const encoded = keptAnswer(shared.encoded, head) ?? new EncodedAnswer(head, legacy ? '}\n\n' : '}');
             shared.encoded.set(listKey!, encoded);
             writeEncoded(req, res, encoded, message.id, legacy);
           } else if (streaming) {
@@ -366,6 +373,12 @@ function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, 
       resolve(true);
     });
   });
+}
+
+/** The encoded answer already kept with these bytes, if any. */
+function keptAnswer(encoded: ReadonlyMap<string, EncodedAnswer>, head: Buffer): EncodedAnswer | undefined {
+  for (const kept of encoded.values()) if (kept.head.equals(head)) return kept;
+  return undefined;
 }
 
 /**

@@ -32,6 +32,11 @@ export class LegacyExchangeTransport implements Transport {
   #versions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #closed = false;
 
+  /** How many exchanges are in flight on this transport. */
+  get inFlight(): number {
+    return this.#open.size;
+  }
+
   start(): Promise<void> {
     return Promise.resolve();
   }

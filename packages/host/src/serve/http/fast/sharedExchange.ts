@@ -60,6 +60,11 @@ type Classification = ConstructorParameters<typeof PerRequestHTTPServerTransport
 export class OpenExchanges<E extends { readonly sink: ExchangeSink }> {
   readonly #open = new Map<string | number, E>();
 
+  /** How many exchanges are open. */
+  get size(): number {
+    return this.#open.size;
+  }
+
   has(id: string | number): boolean {
     return this.#open.has(id);
   }
@@ -171,6 +176,11 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
 
   constructor(classification: Classification) {
     super({ classification, responseMode: 'auto' });
+  }
+
+  /** How many exchanges are in flight on this transport. */
+  get inFlight(): number {
+    return this.#open.size;
   }
 
   /**

@@ -2,8 +2,12 @@
  * The fast path's servers: minted once per (blueprint, selection, revision,
  * client identity) and kept connected to a {@link SharedExchangeTransport}
  * (2026-07-28) or a {@link LegacyExchangeTransport} (2025 stateless),
- * instead of once per request. Held weakly by blueprint, so a rebuilt
- * blueprint's servers go with it; closed with the app.
+ * instead of once per request. Found by blueprint (weakly, so a rebuilt
+ * blueprint's servers go with it) and bounded in total: a client can make
+ * a new blueprint per request (a view per `tools=` value, `toolView.ts`),
+ * so past {@link MAX_SHARED_SERVERS} the least recently used server is let
+ * go — closed once no exchange is in flight on it — and nothing here keeps
+ * its blueprint alive. Closed with the app.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../../../host/build/blueprint.js';
@@ -68,29 +72,98 @@ export class RecentQueries {
 /** More identities than this per blueprint (a client varying its envelope per request) are served by the per-request path. */
 const MAX_SERVERS_PER_BLUEPRINT = 32;
 
+/** Shared servers kept at once, over every blueprint, selection and identity; past it the least recently used is let go. */
+export const MAX_SHARED_SERVERS = 128;
+
+/** One kept server: where it is found, and when it was last asked for. */
+interface Slot {
+  readonly key: string;
+  /** Its blueprint's servers, this slot among them. */
+  readonly servers: Map<string, Slot>;
+  readonly made: Promise<SharedServer | undefined>;
+  /** Set once minted. */
+  shared: SharedServer | undefined;
+  /** The tick of {@link SharedServers}' clock it was last asked for at. */
+  used: number;
+}
+
 export class SharedServers {
-  private readonly byBlueprint = new WeakMap<Blueprint, Map<string, Promise<SharedServer | undefined>>>();
-  private readonly open = new Set<McpServer>();
+  private readonly byBlueprint = new WeakMap<Blueprint, Map<string, Slot>>();
+  /** Every slot kept, at most {@link MAX_SHARED_SERVERS}. */
+  private readonly slots = new Set<Slot>();
+  /** Servers let go while an exchange was in flight on them: closed once idle (looked at on each mint), or with the app. */
+  private readonly retired = new Set<SharedServer>();
   private readonly queries = new RecentQueries();
+  private clock = 0;
   private closed = false;
 
   /** `stats` counts the calls answered by the lean `tools/call` (leanToolsCall.ts). */
   constructor(private readonly stats: HostStats) {}
 
+  /** @internal How many servers are kept (minted or being minted), and how many let go wait for their exchanges to end: for the memory tests. */
+  get size(): { readonly kept: number; readonly retired: number } {
+    return { kept: this.slots.size, retired: this.retired.size };
+  }
+
   /** The shared server for this request, minted on first use; `undefined` when there is none to be had (the caller falls through). */
   serverFor(built: BuiltServer, blueprint: Blueprint, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> | SharedServer | undefined {
     if (this.closed) return undefined;
     let servers = this.byBlueprint.get(blueprint);
-    if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Promise<SharedServer | undefined>>()));
+    if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Slot>()));
     const key = JSON.stringify([this.queries.of(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
     const known = servers.get(key);
-    if (known) return known;
+    if (known) {
+      // A tick, not a reordering: a server asked for again costs no map operation.
+      known.used = ++this.clock;
+      return known.made;
+    }
     if (servers.size >= MAX_SERVERS_PER_BLUEPRINT) return undefined;
-    const made = this.mint(built, selection, revision, identity);
-    servers.set(key, made);
+    this.closeIdleRetired();
+    if (this.slots.size >= MAX_SHARED_SERVERS && !this.letGoLeastRecent()) return undefined;
+    const slot: Slot = { key, servers, made: this.mint(built, selection, revision, identity), shared: undefined, used: ++this.clock };
+    servers.set(key, slot);
+    this.slots.add(slot);
     // A failed mint is not remembered: the next request tries again.
-    made.then((shared) => (shared ? undefined : servers.delete(key)), () => servers.delete(key));
-    return made;
+    slot.made.then(
+      (shared) => {
+        if (!shared) return this.forget(slot);
+        slot.shared = shared;
+        // Minted as the app closed (after the mint's own last look): closed here, as close() would have.
+        if (this.closed) void closeQuietly(shared.server);
+      },
+      () => this.forget(slot),
+    );
+    return slot.made;
+  }
+
+  private forget(slot: Slot): void {
+    if (slot.servers.get(slot.key) === slot) slot.servers.delete(slot.key);
+    this.slots.delete(slot);
+  }
+
+  /**
+   * Lets the least recently used minted server go: no request finds it
+   * again; it is closed now when idle, else once its exchanges ended (its
+   * in-flight handlers are not aborted by a stranger's new selection).
+   * False when every kept server is still being minted.
+   */
+  private letGoLeastRecent(): boolean {
+    let oldest: Slot | undefined;
+    for (const slot of this.slots) if (slot.shared && (!oldest || slot.used < oldest.used)) oldest = slot;
+    if (!oldest) return false;
+    this.forget(oldest);
+    const shared = oldest.shared!;
+    if (shared.transport.inFlight === 0) void closeQuietly(shared.server);
+    else this.retired.add(shared);
+    return true;
+  }
+
+  private closeIdleRetired(): void {
+    for (const shared of this.retired) {
+      if (shared.transport.inFlight > 0) continue;
+      this.retired.delete(shared);
+      void closeQuietly(shared.server);
+    }
   }
 
   private async mint(built: BuiltServer, selection: Selection, revision: string, identity: ClientIdentity): Promise<SharedServer | undefined> {
@@ -127,14 +200,24 @@ export class SharedServers {
         else deliver(message, extra, deferAbort);
       };
     }
-    this.open.add(server);
     return { server, transport, abort: (id) => abortHandler(server, id), encoded: new Map() };
   }
 
   /** Closes every shared server (their in-flight handlers are aborted, as the SDK's per-request servers' are). */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([...this.open].map((server) => server.close()));
-    this.open.clear();
+    const servers = [...[...this.slots].flatMap((slot) => (slot.shared ? [slot.shared.server] : [])), ...[...this.retired].map((shared) => shared.server)];
+    this.slots.clear();
+    this.retired.clear();
+    await Promise.allSettled(servers.map((server) => server.close()));
+  }
+}
+
+/** Closes a server let go; a failure to close one no request can reach any more is not the caller's. */
+async function closeQuietly(server: McpServer): Promise<void> {
+  try {
+    await server.close();
+  } catch {
+    // Nothing to do: the server is unreachable either way.
   }
 }
