@@ -22,7 +22,9 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../kernel/errors.js';
-import type { BuiltServer, McpHost } from '../../host/host.js';
+import type { HostBuiltServer } from '../../host/build/builtServer.js';
+import type { McpHost } from '../../host/host.js';
+import { HOST_BUILD_NOW } from '../../host/internals.js';
 import type { Logger } from '../../kernel/logger.js';
 import { parseSelection, selectionToQuery, type Selection } from '../../selection/selection.js';
 import { principalOf } from './auth.js';
@@ -58,7 +60,7 @@ export interface EndpointRequest {
 }
 
 interface Plan {
-  readonly built: BuiltServer;
+  readonly built: HostBuiltServer;
   readonly selection: Selection;
   readonly denied: readonly string[];
   readonly readOnly: boolean;
@@ -173,15 +175,15 @@ export class McpEndpoint {
 
   /**
    * {@link plan}, answered at once when the blueprint needs nothing awaited
-   * (`Host#buildNow`): the fast path's, which checks, so a request costs no
+   * (`McpHost[HOST_BUILD_NOW]`): the fast path's, which checks, so a request costs no
    * promise and no turn of the microtask queue for it.
    */
   planNow(r: Pick<EndpointRequest, 'tenant' | 'resolveSelection' | 'served'>): Plan | Response | Promise<Plan | Response> {
     const resolved = r.resolveSelection();
     if (resolved instanceof Response) return resolved;
-    let building: BuiltServer | Promise<BuiltServer>;
+    let building: HostBuiltServer | Promise<HostBuiltServer>;
     try {
-      building = this.host.buildNow(resolved.selection, { tenant: r.tenant, denied: resolved.denied, readOnly: resolved.readOnly });
+      building = this.host[HOST_BUILD_NOW](resolved.selection, { tenant: r.tenant, denied: resolved.denied, readOnly: resolved.readOnly });
     } catch (error) {
       return this.buildFailed(error, r.tenant);
     }
@@ -193,7 +195,7 @@ export class McpEndpoint {
     }
   }
 
-  private planned(built: BuiltServer, resolved: ResolvedSelection, r: Pick<EndpointRequest, 'tenant' | 'served'>): Plan {
+  private planned(built: HostBuiltServer, resolved: ResolvedSelection, r: Pick<EndpointRequest, 'tenant' | 'served'>): Plan {
     r.served?.(built.toolsets);
     if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
     return { built, selection: resolved.selection, denied: resolved.denied, readOnly: resolved.readOnly === true };
