@@ -66,13 +66,20 @@ interface Plan {
   readonly readOnly: boolean;
 }
 
+/**
+ * The plan of a request, carried on the very `Request` the SDK hands back to
+ * the server factory (`ctx.requestInfo`): a symbol-keyed property, like the
+ * request's telemetry record, not a WeakMap whose entry per request costs the
+ * garbage collector more. Private to this module: written before the SDK is
+ * asked, read (and cleared) by the factory.
+ */
+const PLAN: unique symbol = Symbol('reactor.endpoint.plan');
+type Planned = Request & { [PLAN]?: Plan | undefined };
+
 const SESSION_NOT_FOUND = 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize';
 
 /** Serves the MCP protocol on one endpoint. */
 export class McpEndpoint {
-  // The SDK hands the factory the very Request passed to fetch (body pre-parsed),
-  // so the selection resolved for it travels here without a global.
-  private readonly plans = new WeakMap<Request, Plan>();
   /** Takeovers under way, by session and owner. */
   private readonly takeovers = new Map<string, Promise<Session | Response>>();
   private readonly modern;
@@ -88,8 +95,12 @@ export class McpEndpoint {
   ) {
     const factory: McpServerFactory = async (ctx) => {
       try {
-        const plan = ctx.requestInfo ? this.plans.get(ctx.requestInfo) : undefined;
-        if (!plan) throw new Error('no selection was resolved for this request before its server was needed');
+        // The SDK hands the factory the very Request passed to fetch (body pre-parsed), so the plan made for it travels on it.
+        const request: Planned | undefined = ctx.requestInfo;
+        const plan = request?.[PLAN];
+        if (request === undefined || plan === undefined) throw new Error('no selection was resolved for this request before its server was needed');
+        // Cleared once read: the same Request reaches the handlers (`ctx.http.req`), which have no business with the plan.
+        request[PLAN] = undefined;
         const server = await plan.built.createServer({ selection: plan.selection });
         // Each 2026-07-28 request gets the current blueprint, and the bus carries changes to listen streams.
         if (ctx.era === 'modern') advertiseListChanged(server);
@@ -144,7 +155,7 @@ export class McpEndpoint {
       if (outcome.kind === 'modern') {
         const plan = await this.plan(r);
         if (plan instanceof Response) return plan;
-        this.plans.set(request, plan);
+        (request as Planned)[PLAN] = plan;
       }
       return await this.modern.fetch(request, options);
     }
@@ -164,7 +175,7 @@ export class McpEndpoint {
         authInfo,
       });
     }
-    this.plans.set(request, plan);
+    (request as Planned)[PLAN] = plan;
     return await this.stateless(request, options);
   }
 
