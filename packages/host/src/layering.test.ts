@@ -19,6 +19,7 @@ export const LAYERS: ReadonlyArray<readonly [layer: string, holds: string]> = [
   ['selection', 'the URL grammar: selections, form encoding, tool filters'],
   ['contract', 'what extension authors write against: extension, tool, toolset, tool extension, middleware, resource, prompt, schema, availability'],
   ['telemetry', 'spans, metrics and request records (@opentelemetry/api only)'],
+  ['host/internals.ts', 'the symbols that key McpHost\'s internals (imports nothing; no entry point exports it)'],
   ['host/registry', 'registered extensions, their contributions, lifecycle, dependency order, deferred load'],
   ['host/build', 'resolving a selection into a blueprint: collisions, tool extensions applied, schemas, tool views, a call\'s signal'],
   ['host/mint', 'the one place that makes SDK servers from a blueprint (and the SDK internals it records)'],

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpApp, type McpAppOptions, type McpHost } from '../src/index.js';
 import { differentialHost, requestArbitrary, sealedStateFrom, send, tenantOf, verifier, type Answer, type GeneratedRequest } from './helpers/differential.js';
 import { listen, type Listening } from './helpers/http.js';
+import { HOST_STATS } from '../src/host/internals.js';
 
 const COUNT = Number(process.env.REACTOR_DIFFERENTIAL_COUNT ?? 100_000);
 const SEED = Number(process.env.REACTOR_DIFFERENTIAL_SEED ?? 20_261_202);
@@ -55,7 +56,7 @@ describe('the fast path, against the SDK per-request path', () => {
 
   it(`answers ${COUNT} generated requests identically (status, headers, JSON-RPC messages)`, async () => {
     const started = performance.now();
-    const fastBefore = host.stats.fastAnswers;
+    const fastBefore = host[HOST_STATS].fastAnswers;
     const context = { sealedState: await sealedStateFrom(pairs[0]!.sdk.origin) };
     const requests = fc.sample(fc.tuple(fc.nat({ max: pairs.length - 1 }), requestArbitrary(MAX_BODY_BYTES, context)), { numRuns: COUNT, seed: SEED });
     const counts = new Map<string, number>();
@@ -75,7 +76,7 @@ describe('the fast path, against the SDK per-request path', () => {
     await Promise.all(Array.from({ length: CONCURRENCY * pairs.length }, worker));
     const seconds = (performance.now() - started) / 1000;
     const table = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `  ${String(n).padStart(6)}  ${kind}`);
-    const fastAnswers = host.stats.fastAnswers - fastBefore;
+    const fastAnswers = host[HOST_STATS].fastAnswers - fastBefore;
     process.stderr.write(`fast path differential: ${requests.length} requests (seed ${SEED}) in ${seconds.toFixed(1)} s, ${fastAnswers} answered by the fast path, ${differences.length} answered differently\n${table.join('\n')}\n`);
     expect(differences).toEqual([]);
     // The comparison means something only if the fast path answered a good share (the valid kinds).

@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type HostOptions, type McpApp, type McpHost } from '../src/index.js';
 import type { Logger } from '../src/kernel/logger.js';
 import { listen, type Listening } from './helpers/http.js';
+import { HOST_STATS } from '../src/host/internals.js';
 
 class OnDemandReader extends MetricReader {
   constructor() {
@@ -136,11 +137,11 @@ describe('the fast path', () => {
     for (const [name, app] of [['sdk', sdk], ['fast', fast]] as const) {
       exporter.reset();
       const accessLine = next((line) => typeof line.msg === 'string' && line.msg.startsWith('POST'));
-      const before = host.stats.fastAnswers;
+      const before = host[HOST_STATS].fastAnswers;
       const answer = era === '2026-07-28' ? await call(app, 'tools/call', { name: 'echo', arguments: {} }, { traceparent: TRACEPARENT }) : await legacyCall(app, 'tools/call', { name: 'echo', arguments: {} }, { traceparent: TRACEPARENT });
       expect(answer.status).toBe(200);
       expect(answer.headers.get('x-reactor-node')).toBe('n1');
-      expect(host.stats.fastAnswers - before).toBe(name === 'fast' ? 1 : 0);
+      expect(host[HOST_STATS].fastAnswers - before).toBe(name === 'fast' ? 1 : 0);
       // The access line is written when the response closes.
       const access = [await accessLine];
       seen[name] = {
@@ -151,7 +152,7 @@ describe('the fast path', () => {
     expect(seen.fast!.spans).toHaveLength(1);
     expect(seen.fast).toEqual(seen.sdk);
     // The span found its request record on the stand-in for ctx.http.req without making the fetch Request.
-    expect(host.stats.fetchRequests).toBe(0);
+    expect(host[HOST_STATS].fetchRequests).toBe(0);
     const { resourceMetrics } = await reader.collect();
     const durations = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'mcp.server.operation.duration');
     // One point for both requests: the same attributes on both paths.
@@ -206,7 +207,7 @@ describe('the fast path', () => {
       ['tools/call', { name: 'nosuch', arguments: {} }],
       ['prompts/list', {}],
     ];
-    const before = host.stats.fastAnswers;
+    const before = host[HOST_STATS].fastAnswers;
     for (const [i, [method, params]] of requests.entries()) {
       const [viaFast, viaSdk] = [await legacy(fast, i, method, params), await legacy(sdk, i, method, params)];
       expect(viaFast).toEqual(viaSdk);
@@ -215,7 +216,7 @@ describe('the fast path', () => {
       expect(viaFast.text).toContain(`"id":${i}`);
     }
     // The unknown tool is the SDK's to refuse: it falls through.
-    expect(host.stats.fastAnswers - before).toBe(requests.length - 1);
+    expect(host[HOST_STATS].fastAnswers - before).toBe(requests.length - 1);
   });
 
   it.each([
@@ -275,13 +276,13 @@ describe('the fast path', () => {
   it.each(['2026-07-28', '2025 stateless'] as const)('makes a fetch Request only for a handler that reads ctx.http.req (%s)', async (era) => {
     const { fast, sdk, host } = await pair();
     const send = era === '2026-07-28' ? call : legacyCall;
-    const before = host.stats.fetchRequests;
+    const before = host[HOST_STATS].fetchRequests;
     expect((await send(fast, 'tools/call', { name: 'echo', arguments: {} })).status).toBe(200);
-    expect(host.stats.fetchRequests).toBe(before);
+    expect(host[HOST_STATS].fetchRequests).toBe(before);
     const [viaFast, viaSdk] = [await send(fast, 'tools/call', { name: 'whoami', arguments: {} }, { 'x-caller': 'ada' }), await send(sdk, 'tools/call', { name: 'whoami', arguments: {} }, { 'x-caller': 'ada' })];
     expect(viaFast.body.toString()).toContain('ada at /mcp');
     expect(viaFast.body.equals(viaSdk.body)).toBe(true);
-    expect(host.stats.fetchRequests).toBe(before + 1);
+    expect(host[HOST_STATS].fetchRequests).toBe(before + 1);
   });
 
   it('answers as the per-request path when something in front of the app read the body and kept none (no hang)', async () => {
@@ -308,9 +309,9 @@ describe('the fast path', () => {
       onServer: () => undefined,
     });
     const { fast, host } = await pair({ extensions: [hooked] });
-    const before = host.stats.fastAnswers;
+    const before = host[HOST_STATS].fastAnswers;
     const answer = await call(fast, 'tools/call', { name: 'ping', arguments: {} });
     expect(JSON.parse(answer.body.toString()).result.content).toEqual([{ type: 'text', text: 'pong' }]);
-    expect(host.stats.fastAnswers).toBe(before);
+    expect(host[HOST_STATS].fastAnswers).toBe(before);
   });
 });

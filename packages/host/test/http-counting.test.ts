@@ -10,6 +10,7 @@ import { fastPathFromEnv } from '../src/serve/http/options.js';
 import { snapshotStats, statsSince } from '../src/kernel/stats.js';
 import { manyToolsHost } from './helpers/fixtures.js';
 import { CLIENT_KINDS, connectClient, listen, textOf, type Listening } from './helpers/http.js';
+import { HOST_STATS } from '../src/host/internals.js';
 
 const REPEATS = 5;
 
@@ -35,12 +36,12 @@ describe.each([10, 1000])('with %i tools', (count) => {
     try {
       // Warm: the blueprint for this selection exists after the first request.
       expect(await client.toolNames()).toHaveLength(count);
-      const before = snapshotStats(host.stats);
+      const before = snapshotStats(host[HOST_STATS]);
       for (let i = 0; i < REPEATS; i++) {
         expect(textOf(await client.callTool(`tool_${count - 1}`, { n: i }))).toBe(`tool ${count - 1}: ${i}`);
         expect(await client.toolNames()).toHaveLength(count);
       }
-      const spent = statsSince(before, host.stats);
+      const spent = statsSince(before, host[HOST_STATS]);
       expect(spent.toolRegistrations).toBe(0);
       expect(spent.schemaConversions).toBe(0);
       expect(spent.listRenders).toBe(0);

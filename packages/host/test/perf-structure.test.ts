@@ -21,6 +21,7 @@ import { snapshotStats, statsSince, type HostStats } from '../src/kernel/stats.j
 import { connect } from '../src/testing/index.js';
 import { extensionSource, layoutApp, type FixtureApp } from './fixtures/packages.js';
 import { listen, messagesOf, post, type Listening } from './helpers/http.js';
+import { HOST_STATS } from '../src/host/internals.js';
 
 /**
  * Every object reachable from `root` through own properties (data
@@ -177,9 +178,9 @@ describe('a per-request server does the same work at 10 and at 1000 tools', () =
       const { host, app, minted } = hosts[count]!;
       const tool = `tool_${count - 1}`;
       await perRequest(app, era, method, tool); // warm: the blueprint exists after the first request
-      const before = snapshotStats(host.stats);
+      const before = snapshotStats(host[HOST_STATS]);
       const result = await perRequest(app, era, method, tool);
-      spent[count] = statsSince(before, host.stats);
+      spent[count] = statsSince(before, host[HOST_STATS]);
       if (method === 'tools/list') expect((result.tools as unknown[]).length).toBe(count);
       else expect(result.content).toEqual([{ type: 'text', text: `${tool}: q` }]);
       owned[count] = ownedObjects(minted.at(-1)!, minted.at(-2)!);
@@ -198,12 +199,12 @@ describe('the fast path mints nothing per request', () => {
       try {
         const tool = `tool_${count - 1}`;
         await perRequest(app, '2026', method, tool); // warm: the blueprint and its shared server exist after the first request
-        const before = snapshotStats(host.stats);
+        const before = snapshotStats(host[HOST_STATS]);
         const result = await perRequest(app, '2026', method, tool);
         if (method === 'tools/list') expect((result.tools as unknown[]).length).toBe(count);
         else expect(result.content).toEqual([{ type: 'text', text: `${tool}: q` }]);
         // A call is answered by the shared server's lean tools/call, without the SDK's per-call parses (sdk/leanToolsCall.ts), and handed to it without the SDK's _onrequest (sdk/leanDispatch.ts).
-        expect(statsSince(before, host.stats)).toMatchObject({ mints: 0, toolRegistrations: 0, schemaConversions: 0, listRenders: 0, resolutions: 0, blueprints: 0, leanToolCalls: method === 'tools/call' ? 1 : 0, leanDispatches: method === 'tools/call' ? 1 : 0 });
+        expect(statsSince(before, host[HOST_STATS])).toMatchObject({ mints: 0, toolRegistrations: 0, schemaConversions: 0, listRenders: 0, resolutions: 0, blueprints: 0, leanToolCalls: method === 'tools/call' ? 1 : 0, leanDispatches: method === 'tools/call' ? 1 : 0 });
       } finally {
         await app.close();
         await host.stop();

@@ -18,6 +18,7 @@ import { fixtureHost } from './helpers/fixtures.js';
 import { initializeBody, listen, messagesOf, post, type Listening } from './helpers/http.js';
 import { transpileForChild, type Transpiled } from './helpers/transpile.js';
 import { layoutApp, type FixtureApp } from './fixtures/packages.js';
+import { HOST_CACHE_SIZES, HOST_STATS } from '../src/host/internals.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -52,7 +53,7 @@ async function serve(host: McpHost, options: McpAppOptions = {}): Promise<Listen
 /** The size of every cache the host keeps, and of any Map it holds directly, by name. */
 function hostMaps(host: McpHost): Record<string, number> {
   const direct = Object.entries(host).flatMap(([field, value]) => (value instanceof Map ? [[field, value.size] as const] : []));
-  return { ...host.cacheSizes(), ...Object.fromEntries(direct) };
+  return { ...host[HOST_CACHE_SIZES](), ...Object.fromEntries(direct) };
 }
 
 function expectBounded(host: McpHost): void {
@@ -91,7 +92,7 @@ describe('a client enumerating toolset combinations', () => {
     const host = await wideHost();
     const served = await serve(host, { sessions: false });
     const subsets = distinctSubsets(200);
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     let largest = 0;
     for (const [i, subset] of subsets.entries()) {
       // Alternate the three selection forms and two routes: /toolsets builds a blueprint too.
@@ -107,14 +108,14 @@ describe('a client enumerating toolset combinations', () => {
       largest = Math.max(largest, ...Object.values(hostMaps(host)));
     }
     // Each combination was really built (no sharing hid the enumeration)…
-    expect(snapshotStats(host.stats).blueprints - before.blueprints).toBe(subsets.length);
+    expect(snapshotStats(host[HOST_STATS]).blueprints - before.blueprints).toBe(subsets.length);
     // …and none of the host's maps ever held more than the bound.
     expect(largest).toBeLessThanOrEqual(BOUND);
     expect(hostMaps(host)).toMatchObject({ blueprints: BOUND });
     // The first combination was evicted long ago: asking again builds it again.
-    const again = snapshotStats(host.stats).blueprints;
+    const again = snapshotStats(host[HOST_STATS]).blueprints;
     await modernToolsList(served.url(`/mcp?only=${subsets[0]!.join(',')}`));
-    expect(snapshotStats(host.stats).blueprints - again).toBe(1);
+    expect(snapshotStats(host[HOST_STATS]).blueprints - again).toBe(1);
   });
 
   it('a 2025 session keeps its blueprint after the cache evicted it, and still serves it', async () => {

@@ -13,6 +13,7 @@ import { silentLogger } from '../kernel/logger.js';
 import { snapshotStats, statsSince, type HostStats } from '../kernel/stats.js';
 import type { McpHost } from './host.js';
 import { connect } from '../testing/index.js';
+import { HOST_STATS } from './internals.js';
 
 function manyTools(count: number) {
   return defineExtension({
@@ -30,12 +31,12 @@ function manyTools(count: number) {
   });
 }
 
-const delta = (host: McpHost, before: HostStats) => statsSince(before, host.stats);
+const delta = (host: McpHost, before: HostStats) => statsSince(before, host[HOST_STATS]);
 
 describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
   it('a first build resolves each tool once and converts each schema once', async () => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     await host.build();
     const d = delta(host, before);
     expect(d.resolutions).toBe(count);
@@ -48,7 +49,7 @@ describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
   it('a cache hit — equal selections in any spelling — resolves nothing and converts nothing', async () => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     await host.build(parseSelection('extra'));
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     for (const query of ['extra', 'toolsets=extra', 'extra=1', 'extra&catalogue', 'catalogue,extra']) await host.build(parseSelection(query));
     expect(delta(host, before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 0, views: 0, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0, leanDispatches: 0 });
   });
@@ -56,7 +57,7 @@ describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
   it('minting a server per connection registers no tool, converts no schema and renders no list', async () => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     const built = await host.build();
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     for (let i = 0; i < 20; i++) await built.createServer();
     const d = delta(host, before);
     expect(d.mints).toBe(20);
@@ -70,7 +71,7 @@ describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     const first = await connect(host);
     await first.toolNames();
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     const conn = await connect(host);
     const names = await conn.toolNames();
     expect(names).toHaveLength(count);
@@ -88,7 +89,7 @@ describe.each([10, 1000])('the blueprint cache at %i tools', (count) => {
     const host = await buildHost([manyTools(count)], { logger: silentLogger });
     await host.build();
     host.forgetBuilt();
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     await host.build();
     const d = delta(host, before);
     expect(d.resolutions).toBe(count);
@@ -106,7 +107,7 @@ describe('the cache bound', () => {
       await host.build(parseSelection('t0')); // keep t0 recently used
     }
     expect(await host.build(parseSelection('t0'))).toBe(keep);
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     await host.build(parseSelection('t1'));
     expect(delta(host, before).blueprints).toBe(1); // t1 was evicted long ago
   });

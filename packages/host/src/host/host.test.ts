@@ -10,6 +10,7 @@ import { ErrorCodes, isReactorError, ReactorError } from '../kernel/errors.js';
 import { captureLogger } from '../testing/captureLogger.js';
 import { silentLogger } from '../kernel/logger.js';
 import { connect } from '../testing/index.js';
+import { HOST_STATS } from './internals.js';
 
 const tool = (name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {}) =>
   defineTool({ name, description: `The ${name} tool.`, handler: () => name, ...extra });
@@ -475,7 +476,7 @@ describe('onServer runs once per server someone asked for', () => {
     expect(built.server).toBe(first);
     expect((await host.build(parseSelection('nobody-declared-this'))).server).toBe(first); // the copy shares it
     expect(runs).toHaveLength(2);
-    expect(host.stats.mints).toBe(2);
+    expect(host[HOST_STATS].mints).toBe(2);
   });
 
   it('a connection runs the hooks once: no extra run for a server nobody connects to', async () => {
@@ -592,7 +593,7 @@ describe('a handler that throws', () => {
   });
 });
 
-describe('host.stats', () => {
+describe('host[HOST_STATS]', () => {
   it('counts a tool an onServer hook registers, once per server that registers it', async () => {
     const adder = defineExtension({
       manifest: { name: 'adder', version: '1.0.0' },
@@ -601,11 +602,11 @@ describe('host.stats', () => {
     });
     const host = await buildHost([adder], { logger: silentLogger });
     const built = await host.build();
-    expect(host.stats.toolRegistrations).toBe(0);
+    expect(host[HOST_STATS].toolRegistrations).toBe(0);
     await built.createServer();
     await built.createServer();
-    expect(host.stats.toolRegistrations).toBe(2);
-    expect(host.stats.mints).toBe(2);
+    expect(host[HOST_STATS].toolRegistrations).toBe(2);
+    expect(host[HOST_STATS].mints).toBe(2);
   });
 
   it('each host counts its own work only', async () => {
@@ -613,9 +614,9 @@ describe('host.stats', () => {
     const b = await buildHost(cast(), { logger: silentLogger });
     await a.build();
     await a.build(parseSelection('benchmarks'));
-    expect(a.stats.blueprints).toBe(2);
-    expect(b.stats.blueprints).toBe(0);
-    expect(b.stats.resolutions).toBe(0);
+    expect(a[HOST_STATS].blueprints).toBe(2);
+    expect(b[HOST_STATS].blueprints).toBe(0);
+    expect(b[HOST_STATS].resolutions).toBe(0);
   });
 });
 
@@ -715,7 +716,7 @@ describe('describe()', () => {
     expect(d.tools).toEqual(['list_runs', 'list_server_toolsets', 'list_spaces', 'ping']);
     expect(d.unknown).toEqual(['nosuch']);
     expect(d.provenance['ping']).toEqual({ offeredBy: 'core', extendedBy: [] });
-    expect(host.stats.mints).toBe(0); // no SDK server was made
+    expect(host[HOST_STATS].mints).toBe(0); // no SDK server was made
   });
 
   it('list_server_toolsets suggests the declared toolset meant by a mistyped name in the URL', async () => {

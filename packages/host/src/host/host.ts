@@ -11,7 +11,7 @@
  * `sdk/` (minting SDK servers).
  */
 import { assembleBlueprint } from './build/assembleBlueprint.js';
-import { builtServerOf, withUnknown, type BuiltServer, type Minter } from './build/builtServer.js';
+import { builtServerOf, withUnknown, type BuiltServer, type HostBuiltServer, type Minter } from './build/builtServer.js';
 import { ChangeFeed, type HostChangeListener } from './changes.js';
 import { ErrorCodes, errorMessage, ReactorError } from '../kernel/errors.js';
 import type { ExtensionInput } from '../contract/extension.js';
@@ -38,6 +38,7 @@ import { isTimeLimit } from '../kernel/timeLimit.js';
 import type { ToolSpec } from '../contract/tool.js';
 import { composeInstructions, deniedToolsets, type Toolset } from '../contract/toolset.js';
 import { HOST_VERSION } from '../kernel/version.js';
+import { HOST_BUILD_NOW, HOST_CACHE_SIZES, HOST_NOTIFY_SUBSCRIBED_SESSIONS, HOST_REQUEST_TELEMETRY, HOST_STARTUP_PROBLEMS, HOST_STATS, HOST_USAGE } from './internals.js';
 
 export type { HostOptions, BuildOptions, DescribeOptions } from './hostOptions.js';
 export type { BuiltServer } from './build/builtServer.js';
@@ -52,10 +53,10 @@ export class McpHost {
   readonly name: string;
   readonly version: string;
   readonly logger: Logger;
-  /** @internal This host's counters of expensive operations, for structural tests. */
-  readonly stats: HostStats = createStats();
+  /** @internal This host's counters of expensive operations, for structural tests (keyed by a symbol no entry point exports: `internals.ts`). */
+  readonly [HOST_STATS]: HostStats = createStats();
   /** @internal How the host is used (selections served, cache hits), for metrics. */
-  readonly usage: HostUsage = { selections: 0, blueprintHits: 0 };
+  readonly [HOST_USAGE]: HostUsage = { selections: 0, blueprintHits: 0 };
 
   private _revision = 0;
   private started = false;
@@ -77,7 +78,7 @@ export class McpHost {
     this.logger = options.logger ?? createStderrLogger('warn', { name: this.name });
     this.requestState = createRequestStateSeal({ key: options.requestStateKey, logger: this.logger });
     this.telemetry = requestTelemetry(options.telemetry);
-    this.telemetry?.observeUsage(() => ({ selections: this.usage.selections, blueprints: this.stats.blueprints, cacheHits: this.usage.blueprintHits }));
+    this.telemetry?.observeUsage(() => ({ selections: this[HOST_USAGE].selections, blueprints: this[HOST_STATS].blueprints, cacheHits: this[HOST_USAGE].blueprintHits }));
     this.changes = new ChangeFeed((error) => this.logger.error({}, `a host change listener threw: ${errorMessage(error)}`));
     this.cache = new HostCache(options.maxCachedSelections ?? 64);
     this.registry = new Registry({
@@ -103,7 +104,7 @@ export class McpHost {
 
   private serveOptions(): ServeToolOptions {
     const limit = this.options.toolTimeoutMs ?? 120_000;
-    return { logger: this.logger, problems: this.problems, toolTimeoutMs: isTimeLimit(limit) ? limit : undefined, stats: this.stats };
+    return { logger: this.logger, problems: this.problems, toolTimeoutMs: isTimeLimit(limit) ? limit : undefined, stats: this[HOST_STATS] };
   }
 
   /** Registers more extensions (objects or deferred entries); drops the cache. */
@@ -218,7 +219,7 @@ export class McpHost {
   }
 
   private offerings(tenant: string | undefined): Offering[] {
-    return this.cache.offerings.getOrCreate(tenantKey(tenant), () => resolveOfferings(this.registry.active(tenant), this.problems, this.logger, this.stats));
+    return this.cache.offerings.getOrCreate(tenantKey(tenant), () => resolveOfferings(this.registry.active(tenant), this.problems, this.logger, this[HOST_STATS]));
   }
 
   /** Fires `onToolset:<name>` for what a selection names and what will be active; only where someone waits. */
@@ -237,7 +238,7 @@ export class McpHost {
    * activation events of the names it uses and the toolsets it turns on first.
    */
   async build(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): Promise<BuiltServer> {
-    return this.buildNow(selection, buildOptions);
+    return this[HOST_BUILD_NOW](selection, buildOptions);
   }
 
   /**
@@ -246,25 +247,25 @@ export class McpHost {
    * no turn of the microtask queue, for a caller that checks (the fast path).
    * A selection that wakes an extension is answered once it woke.
    */
-  buildNow(selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): BuiltServer | Promise<BuiltServer> {
+  [HOST_BUILD_NOW](selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): HostBuiltServer | Promise<HostBuiltServer> {
     const options = readDeniedOnce(buildOptions);
-    this.usage.selections++;
+    this[HOST_USAGE].selections++;
     const listened = this.registry.listenedEvents();
     if (listened.size > 0) return this.fireFor(selection, options, listened).then(() => this.builtFor(selection, options));
     return this.builtFor(selection, options);
   }
 
   /** The built server for a selection whose activation events have fired. */
-  private builtFor(selection: Selection, options: BuildOptions): BuiltServer {
+  private builtFor(selection: Selection, options: BuildOptions): HostBuiltServer {
     const tenant = options.tenant;
     const declared = this.declaredToolsets({ tenant });
     const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
     let unknown = unknownNames(declared, selection);
     const filter = toolFilterOf(selection, options.readOnly === true);
     // A tool filter serves a narrowed view of the blueprint: no new blueprint, nothing converted.
-    const view = filter ? viewOf(entry, filter, this.stats) : undefined;
+    const view = filter ? viewOf(entry, filter, this[HOST_STATS]) : undefined;
     if (view) unknown = union(unknown, view.unknownTools);
-    const served: { blueprint: Blueprint; built?: BuiltServer } = view ?? entry;
+    const served: { blueprint: Blueprint; built?: HostBuiltServer } = view ?? entry;
     const built = (served.built ??= builtServerOf(served.blueprint, unknown, selection, this.minterFor(served.blueprint)));
     return sameSet(built.unknown, unknown) ? built : withUnknown(built, unknown, selection);
   }
@@ -278,7 +279,7 @@ export class McpHost {
       logger: this.logger,
       problems: this.problems,
       subscriptions: this.subscriptions,
-      stats: this.stats,
+      stats: this[HOST_STATS],
       requestState: this.requestState,
       telemetry: this.telemetry,
     };
@@ -305,10 +306,10 @@ export class McpHost {
         serve: (offering) => this.cache.servedTool(offering, () => this.serveOffering(offering)),
         problems: this.problems,
         logger: this.logger,
-        stats: this.stats,
+        stats: this[HOST_STATS],
       });
     });
-    if (!built) this.usage.blueprintHits++;
+    if (!built) this[HOST_USAGE].blueprintHits++;
     return entry;
   }
 
@@ -329,7 +330,7 @@ export class McpHost {
       active,
       unknown: unknownNames(declared, selection),
       entry,
-      view: filter ? viewOf(entry, filter, this.stats) : undefined,
+      view: filter ? viewOf(entry, filter, this[HOST_STATS]) : undefined,
       hostListTool: entry.blueprint.toolIndex.get(LIST_SERVER_TOOLSETS) === this.listTool ? LIST_SERVER_TOOLSETS : undefined,
       activeRecords: this.registry.active(tenant),
       denied: options.denied,
@@ -358,17 +359,17 @@ export class McpHost {
    * nothing else: for a change another replica announced (its own
    * {@link notifyResourceUpdated} already told the listen streams).
    */
-  async notifySubscribedSessions(uri: string): Promise<number> {
+  async [HOST_NOTIFY_SUBSCRIBED_SESSIONS](uri: string): Promise<number> {
     return await this.subscriptions.notify(uri);
   }
 
   /** @internal The host's request telemetry (its `telemetry` option), for the HTTP app's session metric; undefined when off. */
-  requestTelemetry(): RequestTelemetry | undefined {
+  [HOST_REQUEST_TELEMETRY](): RequestTelemetry | undefined {
     return this.telemetry;
   }
 
   /** @internal How many entries each of the host's bounded caches holds (for the memory tests). */
-  cacheSizes(): Record<string, number> {
+  [HOST_CACHE_SIZES](): Record<string, number> {
     return this.cache.sizes();
   }
 
@@ -378,7 +379,7 @@ export class McpHost {
    * for none, so failures that would otherwise surface at the first request count
    * as start-up problems. Returns every problem found so far.
    */
-  startupProblems(): Problem[] {
+  [HOST_STARTUP_PROBLEMS](): Problem[] {
     const tenants = new Set<string | undefined>([undefined, ...this.registry.records.flatMap((r) => r.manifest.tenants ?? [])]);
     for (const tenant of tenants) {
       for (const offering of this.offerings(tenant)) {
@@ -407,7 +408,7 @@ export async function buildHost(extensions: readonly ExtensionInput[], options: 
   const host = new McpHost(options);
   await host.add(...extensions);
   await host.start();
-  const problems = options.strict === true ? host.startupProblems() : [];
+  const problems = options.strict === true ? host[HOST_STARTUP_PROBLEMS]() : [];
   const summary = host.report();
   host.logger.info(
     { extensions: summary.extensions.map((e) => `${e.name}@${e.version} (${e.state})`), problems: summary.problems.length },

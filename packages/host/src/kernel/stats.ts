@@ -2,7 +2,7 @@
  * Counters of a host's expensive operations. They exist so tests can prove
  * structural properties — a cache hit converts no schema and resolves no
  * extension, a minted server registers no per-tool state — by counting, never
- * by timing. Each host owns its counters (`host.stats`) and hands them to the
+ * by timing. Each host owns its counters (`host[HOST_STATS]`) and hands them to the
  * code that does the work, so two hosts in one process never count into each
  * other. Not part of the public API.
  */

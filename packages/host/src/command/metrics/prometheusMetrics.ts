@@ -7,6 +7,7 @@
 import type { MeterProvider } from '@opentelemetry/api';
 import type { Registry } from 'prom-client';
 import type { McpHost } from '../../host/host.js';
+import { HOST_CACHE_SIZES, HOST_STATS, HOST_USAGE } from '../../host/internals.js';
 import type { PromClient } from './loadPromClient.js';
 import { prometheusMeterProvider } from './prometheusMeter.js';
 
@@ -44,7 +45,7 @@ export function prometheusMetrics(prom: PromClient, source: MetricsSource): Prom
     help: 'Blueprints (tenant x selection) held in the host cache.',
     registers,
     collect() {
-      this.set(source.host().cacheSizes().blueprints ?? 0);
+      this.set(source.host()[HOST_CACHE_SIZES]().blueprints ?? 0);
     },
   });
   new prom.Gauge({
@@ -53,8 +54,8 @@ export function prometheusMetrics(prom: PromClient, source: MetricsSource): Prom
     registers,
     collect() {
       const host = source.host();
-      const lookups = host.usage.blueprintHits + host.stats.blueprints;
-      this.set(lookups === 0 ? 0 : host.usage.blueprintHits / lookups);
+      const lookups = host[HOST_USAGE].blueprintHits + host[HOST_STATS].blueprints;
+      this.set(lookups === 0 ? 0 : host[HOST_USAGE].blueprintHits / lookups);
     },
   });
   const counter = (name: string, help: string, read: (host: McpHost) => number) =>
@@ -68,9 +69,9 @@ export function prometheusMetrics(prom: PromClient, source: MetricsSource): Prom
         this.inc(read(source.host()));
       },
     });
-  counter('reactor_selections_served_total', 'Selections served: servers built for a connection or a request.', (host) => host.usage.selections);
-  counter('reactor_blueprints_built_total', 'Blueprints built (cache misses).', (host) => host.stats.blueprints);
-  counter('reactor_blueprint_cache_hits_total', 'Blueprint lookups answered from the cache.', (host) => host.usage.blueprintHits);
+  counter('reactor_selections_served_total', 'Selections served: servers built for a connection or a request.', (host) => host[HOST_USAGE].selections);
+  counter('reactor_blueprints_built_total', 'Blueprints built (cache misses).', (host) => host[HOST_STATS].blueprints);
+  counter('reactor_blueprint_cache_hits_total', 'Blueprint lookups answered from the cache.', (host) => host[HOST_USAGE].blueprintHits);
   new prom.Gauge({
     name: 'reactor_problems',
     help: 'Problems the host currently reports (deduplicated, latest 200), by extension at fault.',

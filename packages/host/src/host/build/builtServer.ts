@@ -9,6 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { Blueprint } from './blueprint.js';
 import type { Selection } from '../../selection/selection.js';
 import type { ToolSpec } from '../../contract/tool.js';
+import { BUILT_BLUEPRINT } from '../internals.js';
 
 /** The resolved surface for one set of active toolsets, and the means to mint servers for it. */
 export interface BuiltServer {
@@ -38,22 +39,19 @@ export interface Minter {
   mint(selection: Selection): Promise<McpServer>;
 }
 
-const BLUEPRINTS = new WeakMap<BuiltServer, Blueprint>();
-
-/** @internal The blueprint behind a built server (for the HTTP app's fast path, which shares servers per blueprint). */
-export function blueprintOf(built: BuiltServer): Blueprint | undefined {
-  return BLUEPRINTS.get(built);
-}
-
-function remember(built: BuiltServer, blueprint: Blueprint | undefined): BuiltServer {
-  if (blueprint) BLUEPRINTS.set(built, blueprint);
-  return built;
+/**
+ * A built server as the host makes it: with its blueprint under a key no
+ * entry point exports (for the HTTP app's fast path, which shares servers per
+ * blueprint). `McpHost.build()` hands it out typed as {@link BuiltServer}.
+ */
+export interface HostBuiltServer extends BuiltServer {
+  readonly [BUILT_BLUEPRINT]: Blueprint;
 }
 
 /** The built server of a blueprint, for the selection that first asked for it. */
-export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>, selection: Selection, minter: Minter): BuiltServer {
+export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>, selection: Selection, minter: Minter): HostBuiltServer {
   let first: McpServer | undefined;
-  return remember({
+  return {
     get server(): McpServer {
       return (first ??= minter.now(selection));
     },
@@ -65,12 +63,13 @@ export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>
     key: blueprint.key,
     revision: blueprint.revision,
     createServer: (options) => minter.mint(options?.selection ?? selection),
-  }, blueprint);
+    [BUILT_BLUEPRINT]: blueprint,
+  };
 }
 
 /** A copy for a selection with other unknown names: shares the blueprint and `server`. */
-export function withUnknown(built: BuiltServer, unknown: ReadonlySet<string>, selection: Selection): BuiltServer {
-  return remember({
+export function withUnknown(built: HostBuiltServer, unknown: ReadonlySet<string>, selection: Selection): HostBuiltServer {
+  return {
     get server(): McpServer {
       return built.server;
     },
@@ -82,5 +81,6 @@ export function withUnknown(built: BuiltServer, unknown: ReadonlySet<string>, se
     key: built.key,
     revision: built.revision,
     createServer: (options) => built.createServer({ selection: options?.selection ?? selection }),
-  }, blueprintOf(built));
+    [BUILT_BLUEPRINT]: built[BUILT_BLUEPRINT],
+  };
 }

@@ -5,7 +5,7 @@
  * the others' code for them.
  */
 import type { Blueprint } from './blueprint.js';
-import type { BuiltServer } from './builtServer.js';
+import type { HostBuiltServer } from './builtServer.js';
 import type { LruCache } from '../../kernel/lruCache.js';
 import type { Conflict, Offering } from './resolve.js';
 
@@ -16,7 +16,7 @@ export interface CacheEntry {
   /** The offerings served (collisions settled), in list order. */
   readonly offerings: Offering[];
   /** The built server, once something asked for it. */
-  built?: BuiltServer;
+  built?: HostBuiltServer;
   /** Views narrowed by tool filters, by filter key (made on first use). */
   views?: LruCache<string, ToolView>;
 }
@@ -27,5 +27,5 @@ export interface ToolView {
   /** Names in `tools=`/`exclude_tools=` that match no tool (nor alias) of the active toolsets. */
   readonly unknownTools: ReadonlySet<string>;
   /** The built server of this view, once something asked for it. */
-  built?: BuiltServer;
+  built?: HostBuiltServer;
 }

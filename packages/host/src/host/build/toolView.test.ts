@@ -14,6 +14,7 @@ import { snapshotStats, statsSince, type HostStats } from '../../kernel/stats.js
 import { connect } from '../../testing/index.js';
 import { defineTool } from '../../contract/tool.js';
 import { MAX_VIEWS_PER_BLUEPRINT } from './toolView.js';
+import { HOST_STATS } from '../internals.js';
 
 function catalogue(count: number) {
   return defineExtension({
@@ -31,13 +32,13 @@ function catalogue(count: number) {
   });
 }
 
-const delta = (host: McpHost, before: HostStats) => statsSince(before, host.stats);
+const delta = (host: McpHost, before: HostStats) => statsSince(before, host[HOST_STATS]);
 
 describe.each([10, 1000])('tool filters at %i tools', (count) => {
   it('a first filter makes one view: no blueprint, no resolution, no conversion, one list render', async () => {
     const host = await buildHost([catalogue(count)], { logger: silentLogger });
     await host.build();
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     const built = await host.build(parseSelection('tools=tool_1,tool_2'));
     expect(built.toolNames).toEqual(['tool_1', 'tool_2']);
     expect(delta(host, before)).toEqual({ schemaConversions: 0, resolutions: 0, blueprints: 0, mints: 0, toolRegistrations: 0, listRenders: 1, views: 1, fastAnswers: 0, fetchRequests: 0, leanToolCalls: 0, leanDispatches: 0 });
@@ -46,7 +47,7 @@ describe.each([10, 1000])('tool filters at %i tools', (count) => {
   it('the same filter in any spelling, form or order is a cache hit that makes nothing', async () => {
     const host = await buildHost([catalogue(count)], { logger: silentLogger });
     const first = await host.build(parseSelection('tools=tool_1,tool_2&readonly'));
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     for (const query of ['tools=tool_2,tool_1&readonly', 'readonly=yes&tools=tool_2&tools=tool_1', 'tools=tool_1+tool_2&readonly&catalogue']) {
       expect(await host.build(parseSelection(query))).toBe(first);
     }
@@ -56,7 +57,7 @@ describe.each([10, 1000])('tool filters at %i tools', (count) => {
   it('counts one view per distinct filter, on one blueprint', async () => {
     const host = await buildHost([catalogue(count)], { logger: silentLogger });
     await host.build();
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     const filters = ['tools=tool_0', 'tools=tool_1', 'exclude_tools=tool_0', 'readonly', 'readonly&exclude_tools=tool_0'];
     for (const query of filters) await host.build(parseSelection(query));
     for (const query of filters) await host.build(parseSelection(query));
@@ -71,7 +72,7 @@ describe.each([10, 1000])('tool filters at %i tools', (count) => {
     const warm = await connect(host, { selection: 'readonly' });
     await warm.toolNames();
     await warm.close();
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     const conn = await connect(host, { selection: 'readonly' });
     expect(await conn.toolNames()).toHaveLength(Math.ceil(count / 2));
     expect((await conn.callTool('tool_0', { id: 'x' })).content).toEqual([{ type: 'text', text: '0:x' }]);
@@ -85,7 +86,7 @@ describe('the views of one blueprint are bounded', () => {
   it('keeps at most MAX_VIEWS_PER_BLUEPRINT filters, least recently used first out', async () => {
     const host = await buildHost([catalogue(10)], { logger: silentLogger });
     for (let i = 0; i < MAX_VIEWS_PER_BLUEPRINT * 3; i++) await host.build(parseSelection(`tools=invented_${i}`));
-    const before = snapshotStats(host.stats);
+    const before = snapshotStats(host[HOST_STATS]);
     await host.build(parseSelection(`tools=invented_${MAX_VIEWS_PER_BLUEPRINT * 3 - 1}`));
     expect(delta(host, before).views).toBe(0);
     await host.build(parseSelection('tools=invented_0'));

@@ -9,6 +9,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { InMemoryServerEventBus, type AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../kernel/errors.js';
 import type { McpHost } from '../../host/host.js';
+import { HOST_REQUEST_TELEMETRY, HOST_STATS } from '../../host/internals.js';
 import { withToolFilters, type Selection } from '../../selection/selection.js';
 import { attachRequestRecord, withRequestRecord, type RequestRecord } from '../../telemetry/requestRecord.js';
 import { httpRequestRecord, startAccessLog, writesAccessLines } from './accessLog.js';
@@ -114,7 +115,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const resolved = resolveAppOptions(options);
   const logger = (options.logger ?? host.logger).child({ component: 'http' });
   const auth: AuthGate | undefined = options.auth ? createAuthGate(options.auth, logger) : undefined;
-  const telemetry = host.requestTelemetry();
+  const telemetry = host[HOST_REQUEST_TELEMETRY]();
   const sessions = resolved.sessions
     ? new SessionStore(resolved.sessions, { eventStore: options.eventStore, retryInterval: options.retryInterval }, logger, telemetry && ((seconds, version) => telemetry.sessionEnded(seconds, version)), resolved.sessionRegistry)
     : undefined;
@@ -140,7 +141,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus, resolved.readOnly);
   const stopPublishing = publishHostChanges(host, bus, (error) => logger.warn({ err: error instanceof Error ? error : undefined }, `telling this replica's sessions of another replica's resource update failed: ${errorMessage(error)}`));
   const fastPathOn = resolved.fastPath;
-  const sharedServers = new SharedServers(host.stats);
+  const sharedServers = new SharedServers(host[HOST_STATS]);
   let closing: Promise<void> | undefined;
 
   function match(pathname: string, method: string, accept: string | undefined): Route | undefined {
@@ -268,7 +269,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       received: scope.record?.receivedBody,
       maxBodyBytes: resolved.maxBodyBytes,
       servers: sharedServers,
-      stats: host.stats,
+      stats: host[HOST_STATS],
       authenticate: (request) => (auth ? auth.verify(request()) : undefined),
       plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope) }),
       write: writeResponse,

@@ -11,6 +11,7 @@
 import type { McpServer, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { HostChange } from '../../host/changes.js';
 import type { McpHost } from '../../host/host.js';
+import { HOST_NOTIFY_SUBSCRIBED_SESSIONS } from '../../host/internals.js';
 
 /** The bus events a host change becomes. */
 export function busEventsFor(change: HostChange): ServerEvent[] {
@@ -38,7 +39,7 @@ export function publishHostChanges(host: McpHost, bus: ServerEventBus, onError: 
   });
   const stopHearing = isReplicated(bus)
     ? bus.subscribeRemote((event) => {
-        if (event.kind === 'resource_updated') host.notifySubscribedSessions(event.uri).catch(onError);
+        if (event.kind === 'resource_updated') host[HOST_NOTIFY_SUBSCRIBED_SESSIONS](event.uri).catch(onError);
       })
     : undefined;
   return () => {

@@ -22,7 +22,9 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../kernel/errors.js';
-import type { BuiltServer, McpHost } from '../../host/host.js';
+import type { HostBuiltServer } from '../../host/build/builtServer.js';
+import type { McpHost } from '../../host/host.js';
+import { HOST_BUILD_NOW } from '../../host/internals.js';
 import type { Logger } from '../../kernel/logger.js';
 import { parseSelection, selectionToQuery, type Selection } from '../../selection/selection.js';
 import { principalOf } from '../../kernel/principal.js';
@@ -58,19 +60,26 @@ export interface EndpointRequest {
 }
 
 interface Plan {
-  readonly built: BuiltServer;
+  readonly built: HostBuiltServer;
   readonly selection: Selection;
   readonly denied: readonly string[];
   readonly readOnly: boolean;
 }
 
+/**
+ * The plan of a request, carried on the very `Request` the SDK hands back to
+ * the server factory (`ctx.requestInfo`): a symbol-keyed property, like the
+ * request's telemetry record, not a WeakMap whose entry per request costs the
+ * garbage collector more. Private to this module: written before the SDK is
+ * asked, read (and cleared) by the factory.
+ */
+const PLAN: unique symbol = Symbol('reactor.endpoint.plan');
+type Planned = Request & { [PLAN]?: Plan | undefined };
+
 const SESSION_NOT_FOUND = 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize';
 
 /** Serves the MCP protocol on one endpoint. */
 export class McpEndpoint {
-  // The SDK hands the factory the very Request passed to fetch (body pre-parsed),
-  // so the selection resolved for it travels here without a global.
-  private readonly plans = new WeakMap<Request, Plan>();
   /** Takeovers under way, by session and owner. */
   private readonly takeovers = new Map<string, Promise<Session | Response>>();
   private readonly modern;
@@ -88,8 +97,12 @@ export class McpEndpoint {
   ) {
     const factory: McpServerFactory = async (ctx) => {
       try {
-        const plan = ctx.requestInfo ? this.plans.get(ctx.requestInfo) : undefined;
-        if (!plan) throw new Error('no selection was resolved for this request before its server was needed');
+        // The SDK hands the factory the very Request passed to fetch (body pre-parsed), so the plan made for it travels on it.
+        const request: Planned | undefined = ctx.requestInfo;
+        const plan = request?.[PLAN];
+        if (request === undefined || plan === undefined) throw new Error('no selection was resolved for this request before its server was needed');
+        // Cleared once read: the same Request reaches the handlers (`ctx.http.req`), which have no business with the plan.
+        request[PLAN] = undefined;
         const server = await plan.built.createServer({ selection: plan.selection });
         // Each 2026-07-28 request gets the current blueprint, and the bus carries changes to listen streams.
         if (ctx.era === 'modern') advertiseListChanged(server);
@@ -144,7 +157,7 @@ export class McpEndpoint {
       if (outcome.kind === 'modern') {
         const plan = await this.plan(r);
         if (plan instanceof Response) return plan;
-        this.plans.set(request, plan);
+        (request as Planned)[PLAN] = plan;
       }
       return await this.modern.fetch(request, options);
     }
@@ -164,7 +177,7 @@ export class McpEndpoint {
         authInfo,
       });
     }
-    this.plans.set(request, plan);
+    (request as Planned)[PLAN] = plan;
     return await this.stateless(request, options);
   }
 
@@ -175,15 +188,15 @@ export class McpEndpoint {
 
   /**
    * {@link plan}, answered at once when the blueprint needs nothing awaited
-   * (`Host#buildNow`): the fast path's, which checks, so a request costs no
+   * (`McpHost[HOST_BUILD_NOW]`): the fast path's, which checks, so a request costs no
    * promise and no turn of the microtask queue for it.
    */
   planNow(r: Pick<EndpointRequest, 'tenant' | 'resolveSelection' | 'served'>): Plan | Response | Promise<Plan | Response> {
     const resolved = r.resolveSelection();
     if (resolved instanceof Response) return resolved;
-    let building: BuiltServer | Promise<BuiltServer>;
+    let building: HostBuiltServer | Promise<HostBuiltServer>;
     try {
-      building = this.host.buildNow(resolved.selection, { tenant: r.tenant, denied: resolved.denied, readOnly: resolved.readOnly });
+      building = this.host[HOST_BUILD_NOW](resolved.selection, { tenant: r.tenant, denied: resolved.denied, readOnly: resolved.readOnly });
     } catch (error) {
       return this.buildFailed(error, r.tenant);
     }
@@ -195,7 +208,7 @@ export class McpEndpoint {
     }
   }
 
-  private planned(built: BuiltServer, resolved: ResolvedSelection, r: Pick<EndpointRequest, 'tenant' | 'served'>): Plan {
+  private planned(built: HostBuiltServer, resolved: ResolvedSelection, r: Pick<EndpointRequest, 'tenant' | 'served'>): Plan {
     r.served?.(built.toolsets);
     if (built.unknown.size > 0) this.unknown.report(built.unknown, { where: 'mcp', tenant: r.tenant });
     return { built, selection: resolved.selection, denied: resolved.denied, readOnly: resolved.readOnly === true };

@@ -25,8 +25,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, classifyInboundRequest, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../../../host/build/blueprint.js';
-import { blueprintOf } from '../../../host/build/builtServer.js';
-import type { BuiltServer } from '../../../host/host.js';
+import type { HostBuiltServer } from '../../../host/build/builtServer.js';
+import { BUILT_BLUEPRINT } from '../../../host/internals.js';
 import type { Selection } from '../../../selection/selection.js';
 import { requestRecordCarrier, type RequestRecord } from '../../../telemetry/requestRecord.js';
 import type { HostStats } from '../../../kernel/stats.js';
@@ -68,7 +68,7 @@ const sseHeadersWithLength = (length: number) => Object.assign({}, SSE_HEADERS, 
 const MISSING_CLIENT_CAPABILITY = -32021;
 
 /** A request's blueprint and selection, or the refusal to send. */
-type Planned = { readonly built: BuiltServer; readonly selection: Selection } | Response;
+type Planned = { readonly built: HostBuiltServer; readonly selection: Selection } | Response;
 
 /** How a request the fast path gives up on reaches the per-request path. */
 export type FallThrough = { readonly parsed: unknown } | { readonly raw: Buffer } | undefined;
@@ -126,8 +126,8 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const planning = deps.plan(verified);
   const plan = planning instanceof Promise ? await planning : planning;
   if (plan instanceof Response) return answered(deps.write(res, plan));
-  const blueprint = blueprintOf(plan.built);
-  if (!blueprint || !servable(blueprint, message)) return { parsed: body };
+  const blueprint = plan.built[BUILT_BLUEPRINT];
+  if (!servable(blueprint, message)) return { parsed: body };
   const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
   const pending = legacy
     ? deps.servers.serverFor(plan.built, blueprint, plan.selection, LEGACY_STATELESS, NO_IDENTITY)

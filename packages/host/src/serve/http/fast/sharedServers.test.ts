@@ -1,7 +1,8 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blueprintOf } from '../../../host/build/builtServer.js';
+import type { HostBuiltServer } from '../../../host/build/builtServer.js';
 import { buildHost, type McpHost } from '../../../host/host.js';
+import { BUILT_BLUEPRINT, HOST_STATS } from '../../../host/internals.js';
 import { defineExtension } from '../../../contract/extension.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import { parseSelection, selectionToQuery, type Selection } from '../../../selection/selection.js';
@@ -71,8 +72,8 @@ describe('SharedServers', () => {
   /** The shared 2025 stateless server of `tools=`'s `n`th distinct value: each a new view, so a new blueprint. */
   async function serverOf(servers: SharedServers, n: number): Promise<SharedServer> {
     const selection = parseSelection(`tools=held,${Array.from({ length: TOOLS }, (_, bit) => bit).filter((bit) => (n >> bit) & 1).map((bit) => `t${bit}`).join(',')}`);
-    const built = await host.build(selection);
-    const shared = await servers.serverFor(built, blueprintOf(built)!, selection, LEGACY_STATELESS, { clientInfo: undefined, clientCapabilities: undefined });
+    const built = (await host.build(selection)) as HostBuiltServer;
+    const shared = await servers.serverFor(built, built[BUILT_BLUEPRINT], selection, LEGACY_STATELESS, { clientInfo: undefined, clientCapabilities: undefined });
     expect(shared).toBeDefined();
     return shared!;
   }
@@ -87,7 +88,7 @@ describe('SharedServers', () => {
   }
 
   it(`keeps at most ${MAX_SHARED_SERVERS} servers over every blueprint, letting the least recently used go (closed when idle, after its exchange when busy)`, async () => {
-    const servers = new SharedServers(host.stats);
+    const servers = new SharedServers(host[HOST_STATS]);
     const busy = await serverOf(servers, 1);
     const idle = await serverOf(servers, 2);
     const answered = callHeld(busy);
