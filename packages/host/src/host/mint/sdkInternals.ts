@@ -4,12 +4,14 @@
  * The core (the mint) records here the `tools/call` handler it registered on
  * each server, and the fast path (`serve/http/fast/`) reads it back: a seam
  * the core writes without importing the fast path. Every private field or
- * method of the SDK the host reads or replaces is named in this file only,
- * behind a small accessor, checked against {@link SDK_CHECKED_VERSION};
- * `sdkInternals.test.ts` mints a real server and fails, naming the field,
- * when an SDK upgrade moves one. Each accessor checks the field's type and
- * answers `undefined` when it is missing or mistyped, so its caller falls back
- * to the SDK's public path: a moved field costs speed, never an answer.
+ * method of the SDK the host's source reads or replaces is named in this file
+ * only (tests that poke them aside), behind a small accessor, checked against
+ * {@link SDK_CHECKED_VERSION}; `sdkInternals.test.ts` mints a real server and
+ * fails, naming the field, when an SDK upgrade moves one. Each accessor
+ * checks the field's type and answers `undefined` when it is missing or
+ * mistyped, so its caller falls back to the SDK's public path: a moved field
+ * costs speed, never an answer. (The one write that cannot tell is
+ * {@link setClientIdentity}: the test checks the SDK's getters read it.)
  *
  * The accessors are read once when a shared server is set up; the few read
  * per request (the lean dispatch's {@link SdkDispatch}, the lean
