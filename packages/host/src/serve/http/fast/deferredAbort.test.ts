@@ -5,6 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { DeferredAbortSignal, withRealSignal } from '../../../host/build/callSignal.js';
+import { abortControllersOf } from '../../../host/mint/sdkInternals.js';
 import { DeferringControllers } from './deferredAbort.js';
 import { requestDelivery } from './sharedExchange.js';
 
@@ -74,12 +75,12 @@ describe('DeferringControllers', () => {
   it('is where a stock server keeps its in-flight controllers once the shared transport delivers to it', () => {
     const server = new McpServer({ name: 't', version: '1' });
     expect(requestDelivery(server)).toBeTypeOf('function');
-    expect((server.server as unknown as { _requestHandlerAbortControllers: unknown })._requestHandlerAbortControllers).toBeInstanceOf(DeferringControllers);
+    expect(abortControllersOf(server)).toBeInstanceOf(DeferringControllers);
 
     class OwnServer extends McpServer {}
     const own = new OwnServer({ name: 't', version: '1' });
     expect(requestDelivery(own)).toBeTypeOf('function');
-    expect((own.server as unknown as { _requestHandlerAbortControllers: unknown })._requestHandlerAbortControllers).not.toBeInstanceOf(DeferringControllers);
+    expect(abortControllersOf(own)).not.toBeInstanceOf(DeferringControllers);
   });
 });
 

@@ -17,35 +17,28 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { ENVELOPE_META_KEYS, EnvelopeVerdicts } from './envelopeVerdicts.js';
-import { isStockServer } from '../../../host/mint/sdkInternals.js';
+import { classWireCodecOf, isStockServer, replaceWireCodecOf, type WireCodec } from '../../../host/mint/sdkInternals.js';
 
-type Check = (material: { readonly envelope?: Record<string, unknown> }) => string | undefined;
-interface Codec {
-  checkInboundEnvelope?: Check;
-}
-type CodecOf = (this: unknown) => Codec;
+type Check = WireCodec['checkInboundEnvelope'];
+/** An SDK codec, its check read as possibly missing (a codec of another SDK): then nothing is kept. */
+type Codec = Omit<WireCodec, 'checkInboundEnvelope'> & { checkInboundEnvelope?: Check };
 
 /** Kept verdicts per SDK codec, shared by every server that speaks its era: the check depends on the codec and the envelope alone. */
 const viewsByCodec = new WeakMap<Codec, Codec>();
 
 /** Makes `server` ask its codec's envelope check once per distinct envelope; false, and nothing changed, for a server of another class or one whose method was replaced. */
 export function keepEnvelopeChecks(server: McpServer): boolean {
-  const low = server.server as unknown as { _negotiatedWireCodec?: CodecOf };
-  const sdkCodecOf = low._negotiatedWireCodec;
-  if (!isStockServer(server) || Object.hasOwn(low, '_negotiatedWireCodec') || typeof sdkCodecOf !== 'function') return false;
+  const sdkCodecOf = classWireCodecOf(server);
+  if (!isStockServer(server) || sdkCodecOf === undefined) return false;
   let last: Codec | undefined;
   let lastView: Codec | undefined;
-  Object.defineProperty(low, '_negotiatedWireCodec', {
-    value: function negotiatedWireCodec(this: unknown): Codec {
-      const codec = sdkCodecOf.call(this);
-      if (codec !== last) {
-        last = codec;
-        lastView = viewOf(codec);
-      }
-      return lastView!;
-    },
-    configurable: true,
-    writable: true,
+  replaceWireCodecOf(server, function negotiatedWireCodec(this: unknown): WireCodec {
+    const codec: Codec = sdkCodecOf.call(this);
+    if (codec !== last) {
+      last = codec;
+      lastView = viewOf(codec);
+    }
+    return lastView as WireCodec;
   });
   return true;
 }

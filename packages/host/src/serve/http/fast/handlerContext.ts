@@ -24,21 +24,20 @@
  * path's differential test compares the answers with the per-request path,
  * which keeps the SDK's method.
  */
-import { Server, type McpServer, type MessageExtraInfo, type ServerContext } from '@modelcontextprotocol/server';
+import type { McpServer, MessageExtraInfo, Server, ServerContext } from '@modelcontextprotocol/server';
+import { buildsSdkContexts, replaceBuildContext, SDK_BUILD_CONTEXT, type BuildContext } from '../../../host/mint/sdkInternals.js';
 
 /** The SDK's context before `buildContext` (its `BaseContext`, as `_onrequest` makes it). */
 type BaseContext = Omit<ServerContext, 'mcpReq' | 'http'> & { mcpReq: Omit<ServerContext['mcpReq'], 'log' | 'elicitInput' | 'requestSampling'>; http?: ServerContext['http'] };
-type BuildContext = (this: Server, ctx: BaseContext, transportInfo?: MessageExtraInfo) => ServerContext;
 type ExtraInfo = MessageExtraInfo & { closeSSEStream?: unknown; closeStandaloneSSEStream?: unknown };
 
-/** The SDK's own method, as its class defines it. */
-const sdkBuildContext = (Server.prototype as unknown as { buildContext: BuildContext }).buildContext;
+/** The SDK's own method, as its class defines it (there whenever a server was changed: {@link buildContextWithoutSpreads} checks). */
+const sdkBuildContext = SDK_BUILD_CONTEXT as BuildContext;
 
 /** Makes `server` build its handler contexts without spreads (see above); false, and nothing changed, for a server of another class. */
 export function buildContextWithoutSpreads(server: McpServer): boolean {
-  const low = server.server as unknown as { buildContext: BuildContext };
-  if (Object.getPrototypeOf(server.server) !== Server.prototype || low.buildContext !== sdkBuildContext || typeof sdkBuildContext !== 'function') return false;
-  Object.defineProperty(low, 'buildContext', { value: contextWithoutSpreads, configurable: true, writable: true, enumerable: false });
+  if (!buildsSdkContexts(server)) return false;
+  replaceBuildContext(server, contextWithoutSpreads);
   return true;
 }
 

@@ -33,40 +33,17 @@
  * `leanDispatch.test.ts` holds both to the same messages for results,
  * throws, notifications, server requests and logs.
  */
-import { ProtocolErrorCode, type JSONRPCRequest, type McpServer, type MessageExtraInfo, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode, type JSONRPCRequest, type McpServer, type MessageExtraInfo } from '@modelcontextprotocol/server';
 import { DeferredController, DeferringControllers } from './deferredAbort.js';
 import { ENVELOPE_META_KEYS } from './envelopeVerdicts.js';
 import type { RequestHandler as Handler } from './leanToolsCall.js';
-import { isStockServer } from '../../../host/mint/sdkInternals.js';
+import { abortControllersOf, dispatchOf, isStockServer, type WireCodec } from '../../../host/mint/sdkInternals.js';
 
 /** The one revision this serves. */
 const REVISION = '2026-07-28';
 const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(ENVELOPE_META_KEYS);
 
-type Validation = { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
-interface WireCodec {
-  checkInboundEnvelope(material: { envelope?: unknown }): string | undefined;
-  encodeResult(method: string, result: unknown, serverInfo: unknown): unknown;
-  encodeErrorCode(code: number): number;
-  validateResult(method: string, value: unknown): Validation;
-}
 type SendOptions = Record<string, unknown> | undefined;
-/** What this reads of the SDK's `Server` beyond its public surface (checked when installed). */
-interface ServerInternals {
-  _negotiatedProtocolVersion?: string;
-  _requestHandlers: Map<string, Handler>;
-  _requestHandlerAbortControllers: unknown;
-  _transport?: { sessionId?: string; send(message: unknown): Promise<void> };
-  _negotiatedWireCodec(): WireCodec;
-  _resolveOutboundCodec(method: string): WireCodec;
-  _assertOutboundRequestInEra(codec: WireCodec, method: string): void;
-  _notificationViaCodec(codec: WireCodec, notification: { method: string }, options: SendOptions): Promise<void>;
-  _requestWithSchemaViaCodec(codec: WireCodec, request: { method: string }, schema: unknown, options: SendOptions): Promise<unknown>;
-  _outboundServerInfo(): unknown;
-  _onerror(error: Error): void;
-  buildContext(base: unknown, extra: MessageExtraInfo): ServerContext;
-}
-const INTERNAL_METHODS = ['_negotiatedWireCodec', '_resolveOutboundCodec', '_assertOutboundRequestInEra', '_notificationViaCodec', '_requestWithSchemaViaCodec', '_outboundServerInfo', '_onerror', 'buildContext'] as const;
 
 /** `ctx.mcpReq.requestState` of a request that carried none (the SDK shares one such accessor too). */
 const NO_REQUEST_STATE = (): undefined => undefined;
@@ -80,14 +57,15 @@ export type LeanDispatch = (message: JSONRPCRequest, extra: MessageExtraInfo) =>
 
 /** The lean dispatch for `server`, or `undefined` when it is not a stock server with the SDK internals this reads. */
 export function leanDispatch(server: McpServer, lean: Handler): LeanDispatch | undefined {
-  const low = server.server as unknown as ServerInternals;
-  if (!isStockServer(server) || !(low._requestHandlers instanceof Map) || !(low._requestHandlerAbortControllers instanceof DeferringControllers)) return undefined;
-  if (INTERNAL_METHODS.some((name) => typeof low[name] !== 'function')) return undefined;
-  const controllers = low._requestHandlerAbortControllers as unknown as Map<string | number, DeferredController>;
+  if (!isStockServer(server)) return undefined;
+  const sdk = dispatchOf(server);
+  const table = abortControllersOf(server);
+  if (!sdk || !(table instanceof DeferringControllers)) return undefined;
+  const controllers = table as unknown as Map<string | number, DeferredController>;
 
   return (message, extra) => {
-    if (message.method !== 'tools/call' || low._negotiatedProtocolVersion !== REVISION || (extra.classification as { revision?: string } | undefined)?.revision !== REVISION) return false;
-    if (low._requestHandlers.get('tools/call') !== lean) return false;
+    if (message.method !== 'tools/call' || sdk.negotiatedProtocolVersion() !== REVISION || (extra.classification as { revision?: string } | undefined)?.revision !== REVISION) return false;
+    if (sdk.handlerFor('tools/call') !== lean) return false;
     const params = message.params;
     if (!isPlainObject(params)) return false;
     const meta = params._meta;
@@ -105,36 +83,36 @@ export function leanDispatch(server: McpServer, lean: Handler): LeanDispatch | u
     }
     if (keys === 0) return false;
     for (const key of ENVELOPE_META_KEYS) if (key in meta) envelope[key] = meta[key];
-    const codec = low._negotiatedWireCodec();
+    const codec = sdk.negotiatedCodec();
     // A refused envelope is `_onrequest`'s to answer.
     if (codec.checkInboundEnvelope({ envelope }) !== undefined) return false;
 
     const request: JSONRPCRequest = Object.assign({}, message);
     request.params = plain;
     const id = message.id;
-    const transport = low._transport;
+    const transport = sdk.transport();
     const controller = new DeferredController();
     controllers.set(id, controller);
     const signal = controller.signal;
-    const notify = (notification: { method: string }, options?: SendOptions) => low._notificationViaCodec(low._resolveOutboundCodec(notification.method), notification, { ...options, relatedRequestId: id });
+    const notify = (notification: { method: string }, options?: SendOptions) => sdk.notify(sdk.outboundCodec(notification.method), notification, { ...options, relatedRequestId: id });
     const send = (r: { method: string }, schemaOrOptions?: unknown, maybeOptions?: SendOptions) => {
-      const sendCodec = low._resolveOutboundCodec(r.method);
-      low._assertOutboundRequestInEra(sendCodec, r.method);
-      if (isStandardSchema(schemaOrOptions)) return low._requestWithSchemaViaCodec(low._resolveOutboundCodec(r.method), r, schemaOrOptions, { ...maybeOptions, relatedRequestId: id });
+      const sendCodec = sdk.outboundCodec(r.method);
+      sdk.assertOutboundRequestInEra(sendCodec, r.method);
+      if (isStandardSchema(schemaOrOptions)) return sdk.request(sdk.outboundCodec(r.method), r, schemaOrOptions, { ...maybeOptions, relatedRequestId: id });
       const validate = codecResultValidator(sendCodec, r.method);
       if (validate === undefined) throw new TypeError(`'${r.method}' is not a spec method; pass a result schema as the second argument to ctx.mcpReq.send().`);
-      return low._requestWithSchemaViaCodec(low._resolveOutboundCodec(r.method), r, validate, { ...(schemaOrOptions as SendOptions), relatedRequestId: id });
+      return sdk.request(sdk.outboundCodec(r.method), r, validate, { ...(schemaOrOptions as SendOptions), relatedRequestId: id });
     };
     const base = {
       sessionId: transport?.sessionId,
       mcpReq: { id, method: message.method, _meta: undefined, envelope, requestState: NO_REQUEST_STATE, signal, send, notify },
       http: extra.authInfo ? { authInfo: extra.authInfo } : undefined,
     };
-    const ctx = low.buildContext(base, extra);
+    const ctx = sdk.buildContext(base, extra);
     const sendError = (code: number, text: string, data?: unknown): void => {
       const error: Record<string, unknown> = { code, message: text };
       if (data !== undefined) error.data = data;
-      transport?.send({ jsonrpc: '2.0', id, error }).catch((failure: unknown) => low._onerror(new Error(`Failed to send an error response: ${String(failure)}`)));
+      transport?.send({ jsonrpc: '2.0', id, error }).catch((failure: unknown) => sdk.reportError(new Error(`Failed to send an error response: ${String(failure)}`)));
     };
     const answer = async (): Promise<void> => {
       let result: unknown;
@@ -153,9 +131,9 @@ export function leanDispatch(server: McpServer, lean: Handler): LeanDispatch | u
       if (signal.aborted) return;
       let encoded: unknown;
       try {
-        encoded = codec.encodeResult(message.method, result, low._outboundServerInfo());
+        encoded = codec.encodeResult(message.method, result, sdk.serverInfo());
       } catch (error) {
-        low._onerror(new Error(`Failed to encode result for ${message.method}: ${String(error)}`));
+        sdk.reportError(new Error(`Failed to encode result for ${message.method}: ${String(error)}`));
         sendError(ProtocolErrorCode.InternalError, 'Internal error');
         return;
       }
@@ -168,7 +146,7 @@ export function leanDispatch(server: McpServer, lean: Handler): LeanDispatch | u
     void Promise.resolve()
       .then(answer)
       .then(done, (error: unknown) => {
-        low._onerror(new Error(`Failed to send response: ${String(error)}`));
+        sdk.reportError(new Error(`Failed to send response: ${String(error)}`));
         done();
       });
     return true;

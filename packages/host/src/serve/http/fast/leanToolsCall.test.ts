@@ -20,7 +20,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { installLeanToolsCall, isPlainToolsCall, stampedPlainResult } from './leanToolsCall.js';
-import { rememberToolsCall } from '../../../host/mint/sdkInternals.js';
+import { dispatchOf, rememberToolsCall } from '../../../host/mint/sdkInternals.js';
 import { requestDelivery, serveModernRevision, SharedExchangeTransport } from './sharedExchange.js';
 
 const REVISION = '2026-07-28';
@@ -77,8 +77,8 @@ async function bothAnswers(handler: Handler, message: JSONRPCRequest): Promise<{
 
 async function modernCodec(): Promise<{ codec: Codec; serverInfo: unknown; close: () => Promise<void> }> {
   const { server } = await served(() => Promise.resolve({ content: [] }), false);
-  const low = server.server as unknown as { _negotiatedWireCodec(): Codec; _outboundServerInfo(): unknown };
-  return { codec: low._negotiatedWireCodec(), serverInfo: low._outboundServerInfo(), close: () => server.close() };
+  const sdk = dispatchOf(server)!;
+  return { codec: sdk.negotiatedCodec() as unknown as Codec, serverInfo: sdk.serverInfo(), close: () => server.close() };
 }
 
 describe('the shortcuts, against the SDK schemas', () => {

@@ -43,7 +43,7 @@
  */
 import { isInputRequiredResult, type McpServer, SERVER_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import type { HostStats } from '../../../kernel/stats.js';
-import { internalsOf, isStockServer, rememberedToolsCall, type RequestHandler } from '../../../host/mint/sdkInternals.js';
+import { isStockServer, outboundServerInfoOf, rememberedToolsCall, requestHandlersOf, wrapHandlerOf, type RequestHandler } from '../../../host/mint/sdkInternals.js';
 
 export type { RequestHandler };
 type ToolsCallRequest = Parameters<RequestHandler>[0];
@@ -57,13 +57,12 @@ type ToolsCallRequest = Parameters<RequestHandler>[0];
  */
 export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 'leanToolCalls'>): boolean {
   const own = rememberedToolsCall(server);
-  const low = internalsOf(server);
   const stock = isStockServer(server);
-  const handlers = low._requestHandlers;
-  const wrap = low._wrapHandler;
-  const serverInfo = low._outboundServerInfo;
-  if (!own || !stock || !(handlers instanceof Map) || typeof wrap !== 'function' || typeof serverInfo !== 'function') return false;
-  const sdkWrapper = handlers.get('tools/call') as RequestHandler | undefined;
+  const handlers = requestHandlersOf(server);
+  const wrap = wrapHandlerOf(server);
+  const serverInfo = outboundServerInfoOf(server);
+  if (!own || !stock || !handlers || !wrap || !serverInfo) return false;
+  const sdkWrapper = handlers.get('tools/call');
   if (sdkWrapper === undefined || sdkWrapper !== own.wrapper) return false;
   const host = own.handler;
   /** The SDK's wrapper around a handler that answers `outcome` again: its checks and conversions, for a result or throw the lean path does not vouch for. */
@@ -73,7 +72,7 @@ export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return 'error' in outcome ? Promise.reject(outcome.error) : Promise.resolve(outcome.result);
     };
-    return (wrap.call(low, 'tools/call', again) as RequestHandler)(request, ctx);
+    return wrap('tools/call', again)(request, ctx);
   };
   const lean: RequestHandler = async (request, ctx) => {
     if (!isPlainToolsCall(request) || ctx.mcpReq.requestState() !== undefined) return sdkWrapper(request, ctx);
@@ -83,7 +82,7 @@ export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 
     } catch (error) {
       return replay(request, ctx, { error });
     }
-    const stamped = stampedPlainResult(result, serverInfo.call(low));
+    const stamped = stampedPlainResult(result, serverInfo());
     if (stamped === undefined) return replay(request, ctx, { result });
     if (stats) stats.leanToolCalls++;
     return stamped;

@@ -1,6 +1,6 @@
 /**
  * One minted SDK server answering many 2026-07-28 HTTP exchanges at once —
- * the HTTP app's fast path (`http/fastPath.ts`).
+ * the HTTP app's fast path (`fastPath.ts`).
  *
  * The SDK's own per-request serving mints a server and a transport for every
  * request and converts the exchange to and from fetch `Request`/`Response`
@@ -33,7 +33,16 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { DeferringControllers } from './deferredAbort.js';
-import { isStockServer } from '../../../host/mint/sdkInternals.js';
+import {
+  abortControllersOf,
+  discoverAnswerOf,
+  isStockServer,
+  replaceAbortControllers,
+  requestEntryOf,
+  setClientIdentity,
+  setSupportedProtocolVersions,
+  supportedProtocolVersionsOf,
+} from '../../../host/mint/sdkInternals.js';
 
 /** Where an exchange's outgoing messages go. */
 export interface ExchangeSink {
@@ -147,18 +156,17 @@ export type RequestDelivery = (message: JSONRPCRequest, extra: MessageExtraInfo,
  * its request's signal.
  */
 export function requestDelivery(server: McpServer): RequestDelivery | undefined {
-  const low = server.server as unknown as { _onrequest?: (message: JSONRPCRequest, extra?: MessageExtraInfo) => void; _requestHandlerAbortControllers?: unknown };
-  const entry = low._onrequest;
-  if (typeof entry !== 'function') return undefined;
+  const entry = requestEntryOf(server);
+  if (entry === undefined) return undefined;
   const stock = isStockServer(server);
-  const table = low._requestHandlerAbortControllers;
-  if (!stock || !(table instanceof Map) || table.size > 0) return (message, extra) => entry.call(low, message, extra);
+  const table = abortControllersOf(server);
+  if (!stock || !table || table.size > 0) return entry;
   const controllers = new DeferringControllers();
-  low._requestHandlerAbortControllers = controllers;
+  replaceAbortControllers(server, controllers);
   return (message, extra, deferAbort) => {
     if (deferAbort) controllers.arm();
     try {
-      entry.call(low, message, extra);
+      entry(message, extra);
     } finally {
       controllers.disarm();
     }
@@ -168,6 +176,8 @@ export function requestDelivery(server: McpServer): RequestDelivery | undefined 
 /** The multi-exchange transport one shared server stays connected to. */
 export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
   readonly #open = new OpenExchanges<OpenExchange>();
+  /** The classification given to the SDK's transport, kept here too: what it tells the server with each message. */
+  readonly #classification: Classification;
   /** Set once connected (see {@link requestDelivery}). */
   deliver: RequestDelivery | undefined;
   /** The exchange whose message is being delivered: an answer sent now comes from the server's ladder, not a handler. */
@@ -176,6 +186,7 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
 
   constructor(classification: Classification) {
     super({ classification, responseMode: 'auto' });
+    this.#classification = classification;
   }
 
   /** How many exchanges are in flight on this transport. */
@@ -195,8 +206,7 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
     if (this.#closed || this.onmessage === undefined || this.#open.has(id)) return { kind: 'refused' };
     const open: OpenExchange = { sink, refused: false };
     const dispatched = this.#open.open(id, open, abort);
-    const classification = (this as unknown as { _classification: Classification })._classification;
-    const info: MessageExtraInfo = { classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) };
+    const info: MessageExtraInfo = { classification: this.#classification, request: extra.request, ...(extra.authInfo ? { authInfo: extra.authInfo } : {}) };
     this.#delivering = open;
     try {
       if (this.deliver) this.deliver(message, info, deferAbort);
@@ -230,13 +240,12 @@ export class SharedExchangeTransport extends PerRequestHTTPServerTransport {
  * Aborts the in-flight handler of request `id` on `server` the way the
  * SDK's per-request path does when its client goes away (the transport
  * closes: `ctx.mcpReq.signal` aborts with a connection-closed error). The
- * SDK keeps the controllers on the protocol instance; reached here, in the
- * SDK boundary folder, and checked by `test/fastPath.test.ts` (a tool's
+ * SDK keeps the controllers on the protocol instance, reached through
+ * `sdkInternals.ts`; checked by `test/fastPath.test.ts` (a tool's
  * `ctx.signal` when its client goes away, on both paths).
  */
 export function abortHandler(server: McpServer, id: string | number): void {
-  const controllers = (server.server as unknown as { _requestHandlerAbortControllers?: Map<string | number, AbortController> })._requestHandlerAbortControllers;
-  controllers?.get(id)?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+  abortControllersOf(server)?.get(id)?.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
 }
 
 /**
@@ -250,11 +259,11 @@ export function abortHandler(server: McpServer, id: string | number): void {
  * answers.
  */
 export function serveModernRevision(server: McpServer, revision: string): void {
-  const low = server.server as unknown as { _supportedProtocolVersions?: string[]; _ondiscover?: () => unknown };
-  const versions = low._supportedProtocolVersions;
-  if (!Array.isArray(versions) || typeof low._ondiscover !== 'function') return;
-  if (!versions.includes(revision)) low._supportedProtocolVersions = [...versions, revision];
-  server.server.setRequestHandler('server/discover', () => (low._ondiscover as () => never)());
+  const versions = supportedProtocolVersionsOf(server);
+  const discover = discoverAnswerOf(server);
+  if (!versions || !discover) return;
+  if (!versions.includes(revision)) setSupportedProtocolVersions(server, [...versions, revision]);
+  server.server.setRequestHandler('server/discover', () => discover() as never);
 }
 
 /**
@@ -263,7 +272,5 @@ export function serveModernRevision(server: McpServer, revision: string): void {
  * are keyed by that identity, so it never changes under a server).
  */
 export function seedClientIdentity(server: McpServer, clientInfo: unknown, clientCapabilities: unknown): void {
-  const low = server.server as unknown as { _clientCapabilities?: unknown; _clientVersion?: unknown };
-  if (clientCapabilities !== undefined) low._clientCapabilities = clientCapabilities;
-  if (clientInfo !== undefined) low._clientVersion = clientInfo;
+  setClientIdentity(server, clientInfo, clientCapabilities);
 }
