@@ -25,9 +25,9 @@ export interface HostStats {
   fastAnswers: number;
   /** Fetch `Request`s the fast path made for a Node request: only when the auth gate or a handler (`ctx.http.req`) read one. */
   fetchRequests: number;
-  /** `tools/call`s a shared 2026-07-28 server answered without the SDK's per-call parses, which could not have changed the answer (`sdk/leanToolsCall.ts`). */
+  /** `tools/call`s a shared 2026-07-28 server answered without the SDK's per-call parses, which could not have changed the answer (`serve/http/fast/leanToolsCall.ts`). */
   leanToolCalls: number;
-  /** Fast-path `tools/call`s handed to the lean handler without the SDK's `_onrequest` (`sdk/leanDispatch.ts`). */
+  /** Fast-path `tools/call`s handed to the lean handler without the SDK's `_onrequest` (`serve/http/fast/leanDispatch.ts`). */
   leanDispatches: number;
 }
 

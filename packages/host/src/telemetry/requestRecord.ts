@@ -37,7 +37,7 @@ export function attachRequestRecord(request: Request, record: RequestRecord): vo
   (request as Recorded)[RECORD] = record;
 }
 
-/** The properties that carry `record` on a request made to carry it from the start (`http/lazyRequest.ts`), as {@link attachRequestRecord} would set it. */
+/** The properties that carry `record` on a request made to carry it from the start (`serve/http/fast/lazyRequest.ts`), as {@link attachRequestRecord} would set it. */
 export function requestRecordCarrier(record: RequestRecord): Record<PropertyKey, unknown> {
   return { [RECORD]: record };
 }

@@ -197,7 +197,7 @@ export function serveTool(
  * order, built with `Object.assign` instead. On Node 20 (V8 11.3) a literal
  * that begins with a spread and then adds a key of its own costs about a
  * microsecond, some forty times a plain copy, and keeps what the object
- * reaches alive through young-generation collections (`sdk/handlerContext.ts`).
+ * reaches alive through young-generation collections (`serve/http/fast/handlerContext.ts`).
  * Both `signal`s are the call's, through the getter every context shares
  * (`callSignal.ts` says why one getter, not one per call).
  */

@@ -26,7 +26,7 @@ export class CallSignal {
   #settled = false;
   readonly #onParentAbort = () => this.abort(this.parent.reason);
 
-  /** `parent`: the SDK's request signal — or, on the fast path, a deferred one (`sdk/deferredAbort.ts`), read only through what both offer. */
+  /** `parent`: the SDK's request signal — or, on the fast path, a deferred one (`serve/http/fast/deferredAbort.ts`), read only through what both offer. */
   constructor(private readonly parent: RequestAbortSignal) {}
 
   get signal(): AbortSignal {

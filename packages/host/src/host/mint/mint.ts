@@ -6,8 +6,8 @@
  * (here), the tool table's handlers, resources, prompts, completions,
  * subscriptions, and the methods an `onServer` hook's registrations go through
  * (`hookRegistration.ts`). Outside it, the host uses the SDK only through its
- * transports (`http/protocol.ts`, `http/sessions.ts`, `stdio.ts`) and its
- * listen-stream event bus (`http/app.ts`, `http/listChanged.ts`), `fromJsonSchema`
+ * transports (`serve/http/protocol.ts`, `serve/http/sessions/sessions.ts`, `stdio.ts`) and its
+ * listen-stream event bus (`serve/http/app.ts`, `serve/http/listChanged.ts`), `fromJsonSchema`
  * (`schema.ts`), `UriTemplate` (`resource.ts`) and its types. An SDK upgrade
  * that changes how servers are built touches this folder.
  *

@@ -5,7 +5,7 @@
  * session, in the 2026-07-28 protocol or as 2025 stateless requests —
  * answered from the Node request directly: the body read once, the era
  * decided from it as the SDK's classifier would decide it, the blueprint's shared server
- * (`sdk/sharedServers.ts`) asked for the answer, which is written once with
+ * (`serve/http/fast/sharedServers.ts`) asked for the answer, which is written once with
  * `res.end` (2025 answers as the one-event stream the SDK's stateless
  * transport sends). `tools/list` answers are encoded once per shared server
  * and replayed as bytes — compressed once, too, for a 2026-07-28 client

@@ -32,7 +32,7 @@ export interface SharedServer {
   readonly transport: SharedExchangeTransport | LegacyExchangeTransport;
   /** Aborts the handler of an exchange whose client went away. */
   abort(id: string | number): void;
-  /** Per shared server: `tools/list` answers already encoded, by their params (see `http/fastPath.ts`). */
+  /** Per shared server: `tools/list` answers already encoded, by their params (see `serve/http/fast/fastPath.ts`). */
   readonly encoded: Map<string, EncodedAnswer>;
 }
 
