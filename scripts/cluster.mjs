@@ -2,12 +2,17 @@
 // `pnpm cluster`: the demo as one service on loopback — Redis, three replicas of
 // the demo (apps/demo, each its own process with its own --node-id) and HAProxy
 // running deploy/haproxy.cfg in front — the way to try docs/scaling.md in five
-// minutes. Prints the URL; Ctrl-C (or SIGTERM) stops everything it started.
+// minutes. Prints the URL and every process's PID. A replica that dies is
+// reported and the others keep serving (HAProxy moves its sessions); it is
+// restarted on its port after a pause (at most --restarts times in all). Redis or
+// HAProxy dying stops everything; Ctrl-C (or SIGTERM) stops everything it started.
 //
-// Usage: node scripts/cluster.mjs [--port N] [--no-build]
-//   --port N     HAProxy's port on 127.0.0.1 (default 4141; 0 picks a free one)
+// Usage: node scripts/cluster.mjs [--port N] [--restarts N] [--no-build]
+//   --port N      HAProxy's port on 127.0.0.1 (default 4141; 0 picks a free one)
+//   --restarts N  how many times in all a dead replica is restarted, 3 s after it died (default 3; 0: never)
+//   --no-build    skip the turbo build (apps/demo/dist must be built)
 // Needs Debian's redis-server and haproxy (apt-get install redis-server haproxy);
-// REDIS_SERVER and HAPROXY override their paths.
+// REDIS_SERVER and HAPROXY override their paths. Test: apps/demo/test/cluster.e2e.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -23,8 +28,26 @@ const HAPROXY_CFG = path.join(ROOT, 'deploy', 'haproxy.cfg');
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
 
-const { values: flags } = parseArgs({ options: { port: { type: 'string', default: '4141' }, 'no-build': { type: 'boolean', default: false } } });
+/** How long a dead replica stays down before it is restarted, ms. */
+const RESTART_PAUSE_MS = 3_000;
+// `pnpm cluster -- --port 0` passes the `--` through: drop a leading one.
+const argv = process.argv.slice(2);
+if (argv[0] === '--') argv.shift();
 const say = (text) => process.stderr.write(`cluster: ${text}\n`);
+let flags;
+try {
+  ({ values: flags } = parseArgs({ args: argv, options: { port: { type: 'string', default: '4141' }, restarts: { type: 'string', default: '3' }, 'no-build': { type: 'boolean', default: false } } }));
+} catch (error) {
+  say(`${error instanceof Error ? error.message : String(error)}\nUsage: pnpm cluster [--port N] [--restarts N] [--no-build]`);
+  process.exit(2);
+}
+for (const name of ['port', 'restarts']) {
+  if (!/^\d+$/.test(flags[name])) {
+    say(`--${name} must be a whole number, not "${flags[name]}"`);
+    process.exit(2);
+  }
+}
+let restartsLeft = Number(flags.restarts);
 
 for (const [what, file, pkg] of [['redis-server', REDIS_SERVER, 'redis-server'], ['haproxy', HAPROXY, 'haproxy']]) {
   if (!existsSync(file)) {
@@ -42,41 +65,59 @@ if (!flags['no-build']) {
 /** Every process started, stopped in reverse order. */
 const children = [];
 let stopping = false;
+/** Set once the banner is printed: before that, any death stops everything. */
+let serving = false;
 
-function start(name, command, args, options = {}) {
+/**
+ * Starts `command`. When it exits while the cluster runs, `onExit(description)` decides what
+ * happens; without one (Redis, HAProxy: the infrastructure) everything stops.
+ */
+function start(name, command, args, options = {}, onExit) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   child.name = name;
   children.push(child);
   child.once('exit', (code, signal) => {
-    if (!stopping) {
-      say(`${name} exited (${signal ?? code}); stopping everything`);
+    // Ctrl-C (or pnpm passing a SIGTERM on) reaches the whole process group: let this script's
+    // own handler start stopping before a child's exit is taken for a death.
+    setTimeout(() => {
+      if (stopping) return;
+      const how = `${name} (pid ${child.pid}) exited (${signal ?? code})`;
+      if (serving && onExit) return onExit(how);
+      say(`${how}; ${serving ? 'the cluster cannot run without it; ' : ''}stopping everything`);
       void stop(1);
-    }
+    }, 250);
   });
   return child;
 }
 
-/** Resolves with the first stderr/stdout text `pattern` matches in `child`'s output. */
+/** Resolves with the first stderr/stdout text `pattern` matches in `child`'s output; rejects if it exits first. */
 function waitFor(child, pattern, what) {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${what} did not start within 60 s:\n${seen.slice(-2000)}`)), 60_000);
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.stderr.off('data', onData);
+      child.off('exit', onExit);
+    };
+    const timer = setTimeout(() => (done(), reject(new Error(`${what} did not start within 60 s:\n${seen.slice(-2000)}`))), 60_000);
+    const onExit = (code, signal) => (done(), reject(new Error(`${what} exited (${signal ?? code}) while starting:\n${seen.slice(-2000)}`)));
     const onData = (chunk) => {
       seen += chunk;
       const match = pattern.exec(seen);
       if (match) {
-        clearTimeout(timer);
-        child.stdout.off('data', onData);
-        child.stderr.off('data', onData);
+        done();
         resolve(match);
       }
     };
+    child.once('exit', onExit);
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);
   });
 }
 
 async function stop(code) {
+  if (stopping) return;
   stopping = true;
   for (const child of [...children].reverse()) {
     if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -91,33 +132,66 @@ async function stop(code) {
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
+/** The replicas by name: the running process of each (or the last one, if it is down). */
+const replicas = new Map();
+
+/**
+ * Starts replica `name` on `port` (0: a free one) and resolves with its URL once it serves.
+ * When it dies, the others keep serving and it is restarted on the same port (HAProxy knows
+ * it by its address), while restarts are left.
+ */
+async function startReplica(name, port, redisUrl, env) {
+  /** Set once it serves; a replica that dies while starting is reported by the caller. */
+  let url;
+  const child = start(name, process.execPath, [DEMO, '--port', String(port), '--redis-url', redisUrl, '--node-id', name, '--log-format', 'json'], { env }, (how) => {
+    if (url === undefined) return;
+    const others = [...replicas.values()].filter((r) => r.child.exitCode === null && r.child.signalCode === null).map((r) => r.name);
+    if (others.length === 0 && restartsLeft === 0) {
+      say(`${how}; no replica is left and no restart either: stopping everything`);
+      return void stop(1);
+    }
+    say(
+      `${how}; ${others.length > 0 ? `${others.join(' and ')} keep serving: HAProxy sends its sessions there (503 with Retry-After until its heartbeat expires, about 3 s, then answered under the same session id)` : 'no replica is serving now'}`,
+    );
+    if (restartsLeft === 0) return void say(`not restarting ${name}: no restarts left (--restarts ${flags.restarts})`);
+    restartsLeft--;
+    say(`restarting ${name} on port ${url.port} in ${RESTART_PAUSE_MS / 1000} s (${restartsLeft} restart${restartsLeft === 1 ? '' : 's'} left after this one)`);
+    setTimeout(() => {
+      if (stopping) return;
+      startReplica(name, Number(url.port), redisUrl, env).then(
+        (replica) => say(`${name} is back: pid ${replica.child.pid} (kill -9 ${replica.child.pid} to kill it again)`),
+        (error) => say(`${name} did not restart: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, RESTART_PAUSE_MS);
+  });
+  const [, address] = await waitFor(child, /"url":"(http:\/\/[^"]+)"/, name);
+  url = new URL(address);
+  // Keep draining its logs (a full pipe would stall it); show warnings and errors.
+  child.stderr.on('data', (chunk) => {
+    for (const line of String(chunk).split('\n')) if (/"level":(40|50|60)/.test(line)) say(`${name}: ${line}`);
+  });
+  child.stdout.resume();
+  const replica = { name, child, url };
+  replicas.set(name, replica);
+  return replica;
+}
+
 try {
   const redisPort = await freePort();
   const redis = start('redis', REDIS_SERVER, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
   await waitFor(redis, /Ready to accept connections/, 'redis-server');
+  redis.stdout.resume();
+  redis.stderr.resume();
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
   say(`Redis at ${redisUrl}`);
 
-  const requestStateKey = randomBytes(32).toString('hex');
-  const replicas = await Promise.all(
-    ['demo-1', 'demo-2', 'demo-3'].map(async (name) => {
-      const child = start(name, process.execPath, [DEMO, '--port', '0', '--redis-url', redisUrl, '--node-id', name, '--log-format', 'json'], {
-        env: { ...process.env, REACTOR_MCP_REQUEST_STATE_KEY: requestStateKey },
-      });
-      const [, url] = await waitFor(child, /"url":"(http:\/\/[^"]+)"/, name);
-      // Keep draining its logs (a full pipe would stall it); show warnings and errors.
-      child.stderr.on('data', (chunk) => {
-        for (const line of String(chunk).split('\n')) if (/"level":(40|50|60)/.test(line)) say(`${name}: ${line}`);
-      });
-      child.stdout.resume();
-      say(`${name} at ${url}`);
-      return new URL(url);
-    }),
-  );
+  const env = { ...process.env, REACTOR_MCP_REQUEST_STATE_KEY: randomBytes(32).toString('hex') };
+  const started = await Promise.all(['demo-1', 'demo-2', 'demo-3'].map((name) => startReplica(name, 0, redisUrl, env)));
+  for (const replica of started) say(`${replica.name} at ${replica.url}`);
 
   const port = flags.port === '0' ? await freePort() : Number(flags.port);
   const haproxy = start('haproxy', HAPROXY, ['-db', '-f', HAPROXY_CFG], {
-    env: { ...process.env, REACTOR_MCP_LISTEN: `127.0.0.1:${port}`, REACTOR_MCP_NODE1: replicas[0].host, REACTOR_MCP_NODE2: replicas[1].host, REACTOR_MCP_NODE3: replicas[2].host },
+    env: { ...process.env, REACTOR_MCP_LISTEN: `127.0.0.1:${port}`, REACTOR_MCP_NODE1: started[0].url.host, REACTOR_MCP_NODE2: started[1].url.host, REACTOR_MCP_NODE3: started[2].url.host },
   });
   haproxy.stdout.resume();
   haproxy.stderr.on('data', (chunk) => process.stderr.write(chunk));
@@ -127,10 +201,30 @@ try {
     if (haproxy.exitCode !== null) throw new Error('haproxy exited at start-up');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  process.stdout.write(`\nReactor MCP demo, three replicas behind HAProxy: http://127.0.0.1:${port}/mcp\n`);
-  process.stdout.write(`(each answer names its replica in X-Reactor-Node; kill one and the sessions move — see docs/scaling.md; Ctrl-C stops everything)\n`);
-  // The operator's control of the running replicas, from the demo's directory (where @reactor/redis is installed).
-  process.stdout.write(`Operate it: cd apps/demo && node ../../packages/host/dist/cli.js cluster status --redis-url ${redisUrl}\n           (… cluster disable spaces / cluster enable spaces)\n\n`);
+  serving = true;
+  const pad = (name) => name.padEnd(7);
+  process.stdout.write(
+    [
+      '',
+      `Reactor MCP demo, three replicas behind HAProxy: http://127.0.0.1:${port}/mcp`,
+      '',
+      ...started.map((r) => `  ${pad(r.name)} pid ${r.child.pid}  ${r.url.host}   to kill it: kill -9 ${r.child.pid}`),
+      `  ${pad('redis')} pid ${redis.pid}  ${redisUrl}`,
+      `  ${pad('haproxy')} pid ${haproxy.pid}  127.0.0.1:${port}`,
+      `  ${pad('cluster')} pid ${process.pid}  (this script: Ctrl-C or kill ${process.pid} stops everything)`,
+      '',
+      'Each answer names its replica in X-Reactor-Node. Kill the one serving you (its kill line above): the others keep',
+      'serving, and its sessions answer 503 with Retry-After for up to 3 s, then 200 from another replica under the same',
+      `session id. ${
+        restartsLeft > 0 ? `A dead replica is restarted ${RESTART_PAUSE_MS / 1000} s later (${restartsLeft} restart${restartsLeft === 1 ? '' : 's'} in all; --restarts N).` : 'A dead replica is not restarted (--restarts 0).'
+      } See docs/scaling.md.`,
+      // The operator's control of the running replicas, from the demo's directory (where @reactor/redis is installed).
+      `Operate it: cd apps/demo && node ../../packages/host/dist/cli.js cluster status --redis-url ${redisUrl}`,
+      '           (… cluster disable spaces / cluster enable spaces)',
+      '',
+      '',
+    ].join('\n'),
+  );
 } catch (error) {
   say(error instanceof Error ? error.message : String(error));
   await stop(1);
