@@ -7,9 +7,15 @@ export const DEMO_INSTRUCTIONS =
   'Reactor MCP demo. Spaces are folders of notebooks, documents and data; benchmarks record what evaluation runs did; kernels run notebook cells on Jupyter. ' +
   'Call list_server_toolsets to see what this connection serves and how to add more (for example ?benchmarks or ?kernels).';
 
-/** The command line of the demo: its name and port, then the caller's own flags (which win). */
+/**
+ * The command line of the demo: its name and port, then the caller's own flags (which win).
+ * A leading `--` in the caller's flags is dropped: `pnpm start -- --port 5050` passes it on
+ * (pnpm 12), and after the demo's own flags it would no longer lead, so every flag behind it
+ * would be refused.
+ */
 export function demoArgs(userArgs: readonly string[]): string[] {
-  return ['--name', 'reactor-demo', '--host', '127.0.0.1', '--port', '4040', ...userArgs];
+  const flags = userArgs[0] === '--' ? userArgs.slice(1) : userArgs;
+  return ['--name', 'reactor-demo', '--host', '127.0.0.1', '--port', '4040', ...flags];
 }
 
 /**

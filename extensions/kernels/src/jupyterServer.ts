@@ -97,7 +97,7 @@ export interface JupyterServerProcess {
   alive(): boolean;
   /** Resolves when the process exits (for whatever reason), with its code or signal. */
   readonly exited: Promise<string>;
-  /** Stops it (SIGTERM, then SIGKILL after `graceMs`) and removes its runtime folder. */
+  /** Stops it (SIGTERM, then SIGKILL after `graceMs`) and removes its runtime and checkpoints folders. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -121,6 +121,9 @@ export async function startJupyterServer(options: StartJupyterOptions): Promise<
   const port = await freePort();
   const token = randomBytes(24).toString('hex');
   const runtimeDir = mkdtempSync(join(tmpdir(), 'reactor-jupyter-'));
+  // Jupyter keeps a checkpoint of each notebook it saves; under the root they would show up in the
+  // spaces as `.ipynb_checkpoints/` folders, so they go here (mirroring the notebooks' folders) instead.
+  const checkpointsDir = mkdtempSync(join(tmpdir(), 'reactor-jupyter-checkpoints-'));
   // The token, in a file only this user can read, in a folder kernels are never told about; removed once the server runs.
   const configDir = mkdtempSync(join(tmpdir(), 'reactor-jupyter-config-'));
   const configFile = join(configDir, 'jupyter_server_config.json');
@@ -141,6 +144,7 @@ export async function startJupyterServer(options: StartJupyterOptions): Promise<
     '--ServerApp.open_browser=False',
     `--ServerApp.root_dir=${options.rootDir}`,
     '--ServerApp.terminals_enabled=False',
+    `--FileCheckpoints.root_dir=${checkpointsDir}`,
     ...(process.getuid?.() === 0 ? ['--allow-root'] : []),
     ...(options.extraArgs ?? []),
   ];
@@ -197,6 +201,7 @@ export async function startJupyterServer(options: StartJupyterOptions): Promise<
     }
     rmSync(runtimeDir, { recursive: true, force: true });
     rmSync(configDir, { recursive: true, force: true });
+    rmSync(checkpointsDir, { recursive: true, force: true });
   };
 
   const failed = (problem: string) =>

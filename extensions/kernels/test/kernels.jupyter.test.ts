@@ -4,7 +4,7 @@
  * time limits, caps, images, stdin, restarts, saving, two clients, and a
  * server that dies.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpacesExtension } from '@reactor/ext-spaces';
 import { buildHost, silentLogger, type CallToolResult, type McpHost } from '@reactor/host';
@@ -139,6 +139,9 @@ describe('the kernels toolset on a real Jupyter Server', () => {
     const written = saved.cells.find((c) => c.id === 'save-me')!;
     expect(written.execution_count).toBe(run(result).execution_count);
     expect(written.outputs.map((o) => o.output_type)).toEqual(['stream', 'execute_result']);
+    // Jupyter keeps a checkpoint of every notebook it saves; none is left inside the spaces.
+    const entries = readdirSync(lab.root, { recursive: true }).map(String);
+    expect(entries.filter((entry) => entry.split(/[\\/]/).includes('.ipynb_checkpoints'))).toEqual([]);
   });
 
   it('refuses to save over a notebook that changed while the cell ran, and keeps the outputs readable', async () => {

@@ -7,11 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHost, defineExtension, defineTool, silentLogger } from '../../index.js';
 import { createMcpApp } from './app.js';
 import type { McpAppOptions } from './options.js';
-import { listen } from '../../../test/helpers/http.js';
+import { listen, messagesOf, post } from '../../../test/helpers/http.js';
 import { defaultCardName, SERVER_CARD_MEDIA_TYPE } from './serverCard.js';
 
 const ext = defineExtension({
@@ -56,6 +57,32 @@ describe('the server card', () => {
     // Primitives are left to the protocol's own list calls.
     expect(JSON.stringify(card)).not.toContain('ping');
     expect(Object.keys(card)).not.toContain('tools');
+  });
+
+  it('lists every protocol version the server speaks, newest first: the 2026-07-28 revision its server/discover names, and each 2025-era one', async () => {
+    const base = await serve();
+    const card = (await (await fetch(`${base}/mcp/server-card`)).json()) as { remotes: Array<{ supportedProtocolVersions: string[] }> };
+    // What the SDK's own server answers a 2026-07-28 client that asks which revisions it speaks.
+    const discover = await post(new URL(`${base}/mcp`), {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'card-test', version: '1.0.0' },
+        },
+      },
+    }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
+    const answer = (await messagesOf(discover)).find((m) => 'result' in m) as { result: { supportedVersions: string[] } } | undefined;
+    const modern = answer?.result.supportedVersions ?? [];
+    expect(modern).toContain('2026-07-28');
+    const listed = card.remotes[0]!.supportedProtocolVersions;
+    // The modern ones (from the server's answer) and the 2025-era ones the SDK negotiates on initialize, and nothing else.
+    expect([...listed].sort()).toEqual([...new Set([...modern, ...SUPPORTED_PROTOCOL_VERSIONS])].sort());
+    expect(listed).toEqual([...listed].sort().reverse());
+    expect(listed[0]).toBe('2026-07-28');
   });
 
   it('carries a strong ETag and answers 304 to If-None-Match', async () => {

@@ -18,6 +18,17 @@ export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schema
 /** The suffix the proposal reserves below the streamable-HTTP URL. */
 export const SERVER_CARD_SUFFIX = 'server-card';
 
+/**
+ * The 2026-07-28-era revisions the endpoint serves (through the SDK's `createMcpHandler`).
+ * The SDK keeps its list of them internal (`SUPPORTED_MODERN_PROTOCOL_VERSIONS`, apart from the
+ * exported `SUPPORTED_PROTOCOL_VERSIONS`, which holds the 2025-era `initialize` versions only), so
+ * it is named here; `serverCard.test.ts` checks it against what the server's `server/discover` answers.
+ */
+const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+
+/** Every protocol version the endpoint speaks, newest first (revisions are ISO dates). */
+const CARD_PROTOCOL_VERSIONS: readonly string[] = [...new Set([...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS])].sort().reverse();
+
 /** What the deployment says about itself in its card (every field optional). */
 export interface ServerCardOptions {
   /** Reverse-DNS name, `namespace/server` (e.g. `io.github.acme/weather`). Default: the request's host name, reversed (`local` for an address or localhost), `/` the server name. */
@@ -75,7 +86,7 @@ export function serverCard(input: { serverName: string; version: string; endpoin
       {
         type: 'streamable-http',
         url: input.endpointUrl.href,
-        supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+        supportedProtocolVersions: [...CARD_PROTOCOL_VERSIONS],
         ...(input.authRequired
           ? {
               headers: [
