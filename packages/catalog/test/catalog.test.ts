@@ -6,7 +6,7 @@
  * and with `auth.protectToolsets` the page needs a token too.
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type DeferredExtension, type McpAppOptions, type ToolsetsBody } from '@reactor/host';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,6 +54,20 @@ async function serve(options: McpAppOptions = {}): Promise<string> {
     await host.stop();
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** One GET over plain HTTP with exactly these request headers (fetch would add its own `Accept`). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -146,6 +160,44 @@ describe('the catalog page', () => {
     const html = await (await fetch(`${base}/`, { headers: { authorization: 'Bearer good' } })).text();
     expect(html).toContain('This server wants a bearer token');
     expect(html).toContain('--header &quot;Authorization: Bearer $REACTOR_MCP_TOKEN&quot;');
+  });
+
+  it('behind auth, shows a browser a page on how to connect with a token (still 401, same WWW-Authenticate); JSON clients keep the JSON 401', async () => {
+    const base = await serve({
+      auth: {
+        protectToolsets: true,
+        resourceServerUrl: 'https://mcp.example.com/mcp',
+        verifyAccessToken: (token) => (token === 'good' ? Promise.resolve({ token, clientId: 'c', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 600 }) : Promise.reject(new Error('bad token'))),
+      },
+    });
+    // A client that asks for nothing in particular, and one that asks for JSON: the refusal as before.
+    const plain = await rawGet(`${base}/`, {});
+    const json = await rawGet(`${base}/`, { accept: 'application/json' });
+    for (const refusal of [plain, json]) {
+      expect(refusal.status).toBe(401);
+      expect(refusal.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(refusal.body)).toMatchObject({ error: 'invalid_token' });
+    }
+    const challenge = plain.headers['www-authenticate'];
+    expect(challenge).toMatch(/^Bearer .*resource_metadata=/);
+    // A browser: the same status and challenge, and a page a person can act on.
+    const page = await rawGet(`${base}/`, { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+    expect(page.status).toBe(401);
+    expect(page.headers['www-authenticate']).toBe(challenge);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('This server wants a token');
+    expect(page.body).toContain(`<code id="mcp-url">${base}/mcp</code>`);
+    expect(page.body).toContain('<code id="auth-header">Authorization: Bearer &lt;your token&gt;</code>');
+    expect(page.body).toContain(`claude mcp add --transport http catalog-test &#39;${base}/mcp&#39; --header &quot;Authorization: Bearer $REACTOR_MCP_TOKEN&quot;`);
+    expect(page.body).not.toMatch(/<script/);
+    // The catalog's CSP: its styles by hash, nothing else.
+    const styles = /<style>([\s\S]*?)<\/style>/.exec(page.body)![1]!;
+    expect(page.headers['content-security-policy']).toContain(`style-src ${sha(styles)}`);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    // With the token, the catalog itself.
+    const authorized = await rawGet(`${base}/`, { accept: 'text/html', authorization: 'Bearer good' });
+    expect(authorized.status).toBe(200);
+    expect(authorized.body).toContain('Choose toolsets');
   });
 
   it('is not served at all without the catalog option', async () => {
