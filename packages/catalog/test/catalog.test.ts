@@ -33,7 +33,15 @@ const heldLab: DeferredExtension = {
   package: '@acme/lab@3.0.0',
   load: () => {
     woken = true;
-    return Promise.resolve(defineExtension({ manifest: { name: 'lab', version: '3.0.0', activationEvents: ['onToolset:lab'] }, toolsets: () => [{ name: 'lab', title: 'Lab', description: 'Experiments.', default: false }], tools: () => [defineTool({ name: 'run_lab', description: 'Run.', handler: () => '' })] }));
+    return Promise.resolve(
+      defineExtension({
+        manifest: { name: 'lab', version: '3.0.0', activationEvents: ['onToolset:lab'] },
+        toolsets: () => [{ name: 'lab', title: 'Lab', description: 'Experiments.', default: false }],
+        tools: () => [defineTool({ name: 'run_lab', description: 'Run.', handler: () => '' })],
+        // Like benchmarks' extension of read_file: it applies only in builds that serve lab.
+        toolExtensions: () => [['read_note', { when: 'active', description: 'Read one note by its path; a lab note also carries its experiment, its runs and their results, which run_lab writes.' }]],
+      }),
+    );
   },
 };
 
@@ -145,6 +153,50 @@ describe('the catalog page', () => {
     const html = await (await fetch(`${base}/`)).text();
     expect(html).toContain(`<strong class="total" id="selection-tokens">${body.tokens!.total.toLocaleString('en-US')}</strong>`);
     expect(html).toContain(`data-toolset-tokens="notes">${body.tokens!.toolsets['notes']!.toLocaleString('en-US')} tokens`);
+  });
+
+  it('counts each toolset as the selection shown serves it: the lines add up to the total, whatever another request woke', async () => {
+    const base = await serve();
+    const count = (text: string | undefined) => (text === undefined ? undefined : Number(text.replace(/,/g, '')));
+    const figures = async (query: string) => {
+      const html = await (await fetch(`${base}/${query}`)).text();
+      return {
+        notes: count(/data-toolset-tokens="notes">([\d,]+) tokens/.exec(html)?.[1]),
+        lab: count(/data-toolset-tokens="lab">([\d,]+) tokens/.exec(html)?.[1]),
+        host: count(/data-host-tool-tokens="list_server_toolsets">([\d,]+) tokens/.exec(html)?.[1]),
+        total: count(/id="selection-tokens">([\d,]+)</.exec(html)?.[1]),
+        // The lines of the ticked toolsets (notes, and audit's toolset with no tools of its own).
+        ticked: [...html.matchAll(/<input type="checkbox" id="ts-([a-z]+)"([^>]*)>[\s\S]*?data-toolset-tokens="\1">([\d,]+) tokens/g)]
+          .filter((m) => m[2]!.includes(' checked'))
+          .reduce((sum, m) => sum + count(m[3])!, 0),
+        readNoteCard: /<li class="tool"[^>]*>\s*<h4>Read a note[\s\S]*?<p class="meta">[\s\S]*?<\/p>/.exec(html)?.[0],
+      };
+    };
+    const first = await figures('');
+    expect(first.lab).toBeUndefined(); // held: counted when loaded
+    expect(first.host).toBeGreaterThan(0);
+    expect(first.ticked).toBe(first.notes);
+    expect(first.ticked + first.host!).toBe(first.total);
+
+    // Another request wakes lab, whose extension of read_note applies only where lab is served.
+    const withLab = (await (await fetch(`${base}/toolsets?lab`)).json()) as ToolsetsBody;
+    expect(withLab.active).toContain('lab');
+    expect(withLab.tokens!.toolsets['notes']).toBeGreaterThan(first.notes!);
+
+    // The default view is counted as before; lab's line is what it costs beside notes.
+    const second = await figures('');
+    expect({ ...second, lab: undefined }).toEqual(first);
+    expect(second.lab).toBe(withLab.tokens!.toolsets['lab']);
+    expect(second.readNoteCard).toContain('Read one note by its path.');
+    expect(second.readNoteCard).toContain('Not extended');
+
+    // Opened with lab, the page counts notes with lab's extension, and the lines still add up.
+    const labView = await figures('?lab');
+    expect(labView.notes).toBe(withLab.tokens!.toolsets['notes']);
+    expect(labView.ticked).toBe(labView.notes! + labView.lab!);
+    expect(labView.ticked + labView.host!).toBe(labView.total);
+    expect(labView.total).toBe(withLab.tokens!.total);
+    expect(labView.readNoteCard).toMatch(/Extended by <code>lab<\/code>/);
   });
 
   it('needs a token when auth.protectToolsets is on, and then shows where the token goes', async () => {

@@ -33,6 +33,7 @@ legend{font-weight:600;margin-bottom:.5rem}
 .ts label{font-weight:600;cursor:pointer}
 .ts .desc,.ts .meta{grid-column:2 / -1;margin:0;color:var(--muted);font-size:.92rem}
 .ts .tokens{white-space:nowrap;font-variant-numeric:tabular-nums;color:var(--muted)}
+.ts.host-tool .label{grid-column:2}
 .badge{display:inline-block;font-size:.78rem;font-weight:600;padding:.05rem .45rem;border-radius:999px;background:var(--chip);color:var(--text);margin:0 .25rem .15rem 0;border:1px solid var(--line)}
 .badge.warn{color:var(--warn)}
 .badge.ok{color:var(--ok)}
