@@ -9,7 +9,7 @@
  * or critical violation in light or dark; it fits a phone; it works from the
  * keyboard. Screenshots go to apps/demo/test-output/ (gitignored).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +94,9 @@ describe('the catalog page in Chromium', () => {
     expect(await page.locator('.tool h4 code', { hasText: 'list_spaces' }).count()).toBe(1);
     expect(Number((await text(page, '#selection-tokens')).replace(/,/g, ''))).toBeGreaterThan(0);
     expect(await commandFits(page)).toBe(true);
+    // The adopted server: its own package's version, declared by the demo's package.json, in one flat line.
+    const version = (file: string) => (JSON.parse(readFileSync(join(appRoot, file), 'utf8')) as { version: string }).version;
+    expect(await text(page, '.ts:has(#ts-everything) .meta')).toBe(`Offered by everything@${version('node_modules/@modelcontextprotocol/server-everything/package.json')} (npm @reactor/demo@${version('package.json')})`);
     await page.screenshot({ path: join(outputDir, 'catalog-light.png') });
     expect(problems).toEqual([]);
     await close();
