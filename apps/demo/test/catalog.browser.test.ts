@@ -9,7 +9,7 @@
  * or critical violation in light or dark; it fits a phone; it works from the
  * keyboard. Screenshots go to apps/demo/test-output/ (gitignored).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,13 @@ async function openCatalog(colorScheme: 'light' | 'dark' = 'light', viewport = {
 }
 
 const text = async (page: Page, selector: string) => (await page.textContent(selector)) ?? '';
+const figure = async (page: Page, selector: string) => Number((await text(page, selector)).replace(/[^\d]/g, ''));
+
+/** The Claude Code command is whole in its box: it wraps rather than running past the edge. */
+const commandFits = (page: Page) => page.evaluate(() => {
+  const box = document.getElementById('snippet-claude-code')!.closest('pre')!;
+  return box.scrollWidth <= box.clientWidth;
+});
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -86,6 +93,10 @@ describe('the catalog page in Chromium', () => {
     expect(await text(page, 'label[for="ts-benchmarks"]')).toContain('benchmarks');
     expect(await page.locator('.tool h4 code', { hasText: 'list_spaces' }).count()).toBe(1);
     expect(Number((await text(page, '#selection-tokens')).replace(/,/g, ''))).toBeGreaterThan(0);
+    expect(await commandFits(page)).toBe(true);
+    // The adopted server: its own package's version, declared by the demo's package.json, in one flat line.
+    const version = (file: string) => (JSON.parse(readFileSync(join(appRoot, file), 'utf8')) as { version: string }).version;
+    expect(await text(page, '.ts:has(#ts-everything) .meta')).toBe(`Offered by everything@${version('node_modules/@modelcontextprotocol/server-everything/package.json')} (npm @reactor/demo@${version('package.json')})`);
     await page.screenshot({ path: join(outputDir, 'catalog-light.png') });
     expect(problems).toEqual([]);
     await close();
@@ -103,6 +114,9 @@ describe('the catalog page in Chromium', () => {
     expect(page.url()).toBe(`${origin}/?toolsets=benchmarks`);
     const after = await text(page, '#selection-tokens');
     expect(Number(after.replace(/,/g, ''))).toBeGreaterThan(Number(before.replace(/,/g, '')));
+    // The ticked toolsets' lines and the host's own tool's line add up to the total.
+    const lines = (await figure(page, '[data-toolset-tokens="spaces"]')) + (await figure(page, '[data-toolset-tokens="benchmarks"]')) + (await figure(page, '[data-host-tool-tokens="list_server_toolsets"]'));
+    expect(lines).toBe(Number(after.replace(/,/g, '')));
     const listed = ((await page.getAttribute('#served-tools', 'data-tools')) ?? '').split(',').sort();
     expect(listed).toContain('best_run');
 
@@ -133,6 +147,7 @@ describe('the catalog page in Chromium', () => {
   it('fits a phone without sideways scrolling, and works from the keyboard', async () => {
     const { page, problems, close } = await openCatalog('light', { width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await commandFits(page)).toBe(true);
     await page.screenshot({ path: join(outputDir, 'catalog-phone.png') });
     // The skip link comes first; the checkboxes and the search box are reachable and usable by keyboard.
     await page.keyboard.press('Tab');

@@ -10,6 +10,7 @@ import { pageModel } from './model.js';
 import { renderPage } from './page/render.js';
 import { SCRIPT } from './page/script.js';
 import { STYLES } from './page/styles.js';
+import { renderUnauthorizedPage, type UnauthorizedInput } from './page/unauthorized.js';
 import { createTokenCounter } from './tokenizer.js';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -26,21 +27,26 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** A catalog renderer for `createMcpApp(host, { catalog })`. */
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * A catalog renderer for `createMcpApp(host, { catalog })`. Behind auth, a
+ * browser without a token gets a short page on how to connect with one
+ * (`unauthorized`; the app keeps the 401 and its `WWW-Authenticate`).
+ */
 export function createCatalog(): CatalogRenderer {
-  return async (context: CatalogContext) => {
+  const render = async (context: CatalogContext) => {
     const html = renderPage(await pageModel(context), { script: SCRIPT, styles: STYLES });
-    return new Response(html, {
-      status: 200,
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': CONTENT_SECURITY_POLICY,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-      },
-    });
+    return new Response(html, { status: 200, headers: HTML_HEADERS });
   };
+  const unauthorized = (input: UnauthorizedInput) => new Response(renderUnauthorizedPage(input, { styles: STYLES }), { status: 401, headers: HTML_HEADERS });
+  return Object.assign(render, { unauthorized });
 }
 
 /**

@@ -43,6 +43,12 @@ export interface ModelTool {
   readonly tokens: number | undefined;
 }
 
+/** A tool the host serves itself, in no toolset (`list_server_toolsets`): its own line, so the lines add up to the total. */
+export interface ModelHostTool {
+  readonly name: string;
+  readonly tokens: number | undefined;
+}
+
 /** Everything the page renders. */
 export interface PageModel {
   readonly server: { readonly name: string; readonly version: string; readonly hostVersion: string };
@@ -53,11 +59,22 @@ export interface PageModel {
   readonly tokenizer: string | undefined;
   readonly toolsets: readonly ModelToolset[];
   readonly tools: readonly ModelTool[];
+  /** The host's own tools the selection serves. */
+  readonly hostTools: readonly ModelHostTool[];
   /** The selection the page was opened with, as `/toolsets` answers it. */
   readonly initial: HostDescription;
 }
 
-/** Gathers the page's model. Wakes only what the page's own URL names (like `/toolsets` would). */
+/**
+ * Gathers the page's model. Wakes only what the page's own URL names (like `/toolsets` would).
+ *
+ * Every figure is what it costs in the selection shown: a toolset the selection serves is
+ * counted in the selection's own build (the lines of those toolsets and of the host's own
+ * tools add up to the total), and one it does not serve in the build of the selection plus
+ * that toolset — what ticking it would serve. Each build applies only the tool extensions
+ * that apply there (a `when: 'active'` one only beside its own toolset), whatever else an
+ * earlier request woke.
+ */
 export async function pageModel(context: CatalogContext): Promise<PageModel> {
   const denied = new Set(context.denied);
   const byToolset = new Map<string, ModelExtension[]>();
@@ -72,11 +89,16 @@ export async function pageModel(context: CatalogContext): Promise<PageModel> {
     const offering = (byToolset.get(name) ?? []).filter((e) => e.state !== 'disabled' && e.state !== 'failed');
     return offering.length > 0 && offering.every((e) => e.state === 'held');
   };
-  // Everything awake at once, so per-toolset counts come from one blueprint; `only=` keeps held defaults asleep.
-  const awake = context.toolsets.filter((t) => !isHeld(t.name) && !denied.has(t.name)).map((t) => t.name);
-  const everything = await context.describe(parseSelection(`only=${awake.join(',')}`));
   const initial = await context.describe(context.selection);
-  const tokens = everything.tokens;
+  const active = new Set(initial.active);
+  // Where each toolset is counted: the selection itself, or the selection plus it (`only=` keeps held defaults asleep).
+  const builds = new Map<string, HostDescription>();
+  for (const t of context.toolsets) {
+    if (active.has(t.name)) builds.set(t.name, initial);
+    else if (!isHeld(t.name) && !denied.has(t.name)) builds.set(t.name, await context.describe(parseSelection(`only=${[...initial.active, t.name].join(',')}`)));
+  }
+  // A tool the selection's filter (`tools=`, `exclude_tools=`, `readonly`) leaves out still has a card: its provenance from the unfiltered build.
+  const unfiltered = initial.filter && initial.active.length > 0 ? await context.describe(parseSelection(`only=${initial.active.join(',')}`)) : initial;
   const toolsets: ModelToolset[] = context.toolsets
     .map((t) => ({
       name: t.name,
@@ -88,22 +110,27 @@ export async function pageModel(context: CatalogContext): Promise<PageModel> {
       denied: denied.has(t.name),
       held: isHeld(t.name),
       extensions: byToolset.get(t.name) ?? [],
-      tokens: tokens?.toolsets[t.name] ?? initial.tokens?.toolsets[t.name],
+      tokens: builds.get(t.name)?.tokens?.toolsets[t.name],
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const tools: ModelTool[] = context.host
     .offeredTools(undefined, { tenant: context.tenant })
     .filter((spec) => !denied.has(spec.toolset))
-    .map((spec) => ({
-      name: spec.name,
-      title: spec.title,
-      description: spec.description,
-      toolset: spec.toolset,
-      annotations: spec.annotations,
-      offeredBy: everything.provenance[spec.name]?.offeredBy ?? initial.provenance[spec.name]?.offeredBy,
-      extendedBy: everything.provenance[spec.name]?.extendedBy ?? initial.provenance[spec.name]?.extendedBy ?? [],
-      tokens: tokens?.tools[spec.name] ?? initial.tokens?.tools[spec.name],
-    }));
+    .map((spec) => {
+      const build = builds.get(spec.toolset);
+      const provenance = build?.provenance[spec.name] ?? (active.has(spec.toolset) ? unfiltered.provenance[spec.name] : undefined);
+      return {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        toolset: spec.toolset,
+        annotations: spec.annotations,
+        offeredBy: provenance?.offeredBy,
+        extendedBy: provenance?.extendedBy ?? [],
+        tokens: build?.tokens?.tools[spec.name],
+      };
+    });
+  const hostTools = initial.tools.filter((name) => initial.provenance[name]?.offeredBy === 'host').map((name) => ({ name, tokens: initial.tokens?.tools[name] }));
   return {
     server: context.server,
     origin: new URL(context.request.url).origin,
@@ -112,6 +139,7 @@ export async function pageModel(context: CatalogContext): Promise<PageModel> {
     tokenizer: context.tokenizer,
     toolsets,
     tools,
+    hostTools,
     initial,
   };
 }

@@ -6,7 +6,7 @@
  * and with `auth.protectToolsets` the page needs a token too.
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type DeferredExtension, type McpAppOptions, type ToolsetsBody } from '@reactor/host';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,7 +33,15 @@ const heldLab: DeferredExtension = {
   package: '@acme/lab@3.0.0',
   load: () => {
     woken = true;
-    return Promise.resolve(defineExtension({ manifest: { name: 'lab', version: '3.0.0', activationEvents: ['onToolset:lab'] }, toolsets: () => [{ name: 'lab', title: 'Lab', description: 'Experiments.', default: false }], tools: () => [defineTool({ name: 'run_lab', description: 'Run.', handler: () => '' })] }));
+    return Promise.resolve(
+      defineExtension({
+        manifest: { name: 'lab', version: '3.0.0', activationEvents: ['onToolset:lab'] },
+        toolsets: () => [{ name: 'lab', title: 'Lab', description: 'Experiments.', default: false }],
+        tools: () => [defineTool({ name: 'run_lab', description: 'Run.', handler: () => '' })],
+        // Like benchmarks' extension of read_file: it applies only in builds that serve lab.
+        toolExtensions: () => [['read_note', { when: 'active', description: 'Read one note by its path; a lab note also carries its experiment, its runs and their results, which run_lab writes.' }]],
+      }),
+    );
   },
 };
 
@@ -54,6 +62,20 @@ async function serve(options: McpAppOptions = {}): Promise<string> {
     await host.stop();
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** One GET over plain HTTP with exactly these request headers (fetch would add its own `Accept`). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -133,6 +155,50 @@ describe('the catalog page', () => {
     expect(html).toContain(`data-toolset-tokens="notes">${body.tokens!.toolsets['notes']!.toLocaleString('en-US')} tokens`);
   });
 
+  it('counts each toolset as the selection shown serves it: the lines add up to the total, whatever another request woke', async () => {
+    const base = await serve();
+    const count = (text: string | undefined) => (text === undefined ? undefined : Number(text.replace(/,/g, '')));
+    const figures = async (query: string) => {
+      const html = await (await fetch(`${base}/${query}`)).text();
+      return {
+        notes: count(/data-toolset-tokens="notes">([\d,]+) tokens/.exec(html)?.[1]),
+        lab: count(/data-toolset-tokens="lab">([\d,]+) tokens/.exec(html)?.[1]),
+        host: count(/data-host-tool-tokens="list_server_toolsets">([\d,]+) tokens/.exec(html)?.[1]),
+        total: count(/id="selection-tokens">([\d,]+)</.exec(html)?.[1]),
+        // The lines of the ticked toolsets (notes, and audit's toolset with no tools of its own).
+        ticked: [...html.matchAll(/<input type="checkbox" id="ts-([a-z]+)"([^>]*)>[\s\S]*?data-toolset-tokens="\1">([\d,]+) tokens/g)]
+          .filter((m) => m[2]!.includes(' checked'))
+          .reduce((sum, m) => sum + count(m[3])!, 0),
+        readNoteCard: /<li class="tool"[^>]*>\s*<h4>Read a note[\s\S]*?<p class="meta">[\s\S]*?<\/p>/.exec(html)?.[0],
+      };
+    };
+    const first = await figures('');
+    expect(first.lab).toBeUndefined(); // held: counted when loaded
+    expect(first.host).toBeGreaterThan(0);
+    expect(first.ticked).toBe(first.notes);
+    expect(first.ticked + first.host!).toBe(first.total);
+
+    // Another request wakes lab, whose extension of read_note applies only where lab is served.
+    const withLab = (await (await fetch(`${base}/toolsets?lab`)).json()) as ToolsetsBody;
+    expect(withLab.active).toContain('lab');
+    expect(withLab.tokens!.toolsets['notes']).toBeGreaterThan(first.notes!);
+
+    // The default view is counted as before; lab's line is what it costs beside notes.
+    const second = await figures('');
+    expect({ ...second, lab: undefined }).toEqual(first);
+    expect(second.lab).toBe(withLab.tokens!.toolsets['lab']);
+    expect(second.readNoteCard).toContain('Read one note by its path.');
+    expect(second.readNoteCard).toContain('Not extended');
+
+    // Opened with lab, the page counts notes with lab's extension, and the lines still add up.
+    const labView = await figures('?lab');
+    expect(labView.notes).toBe(withLab.tokens!.toolsets['notes']);
+    expect(labView.ticked).toBe(labView.notes! + labView.lab!);
+    expect(labView.ticked + labView.host!).toBe(labView.total);
+    expect(labView.total).toBe(withLab.tokens!.total);
+    expect(labView.readNoteCard).toMatch(/Extended by <code>lab<\/code>/);
+  });
+
   it('needs a token when auth.protectToolsets is on, and then shows where the token goes', async () => {
     const base = await serve({
       auth: {
@@ -146,6 +212,44 @@ describe('the catalog page', () => {
     const html = await (await fetch(`${base}/`, { headers: { authorization: 'Bearer good' } })).text();
     expect(html).toContain('This server wants a bearer token');
     expect(html).toContain('--header &quot;Authorization: Bearer $REACTOR_MCP_TOKEN&quot;');
+  });
+
+  it('behind auth, shows a browser a page on how to connect with a token (still 401, same WWW-Authenticate); JSON clients keep the JSON 401', async () => {
+    const base = await serve({
+      auth: {
+        protectToolsets: true,
+        resourceServerUrl: 'https://mcp.example.com/mcp',
+        verifyAccessToken: (token) => (token === 'good' ? Promise.resolve({ token, clientId: 'c', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 600 }) : Promise.reject(new Error('bad token'))),
+      },
+    });
+    // A client that asks for nothing in particular, and one that asks for JSON: the refusal as before.
+    const plain = await rawGet(`${base}/`, {});
+    const json = await rawGet(`${base}/`, { accept: 'application/json' });
+    for (const refusal of [plain, json]) {
+      expect(refusal.status).toBe(401);
+      expect(refusal.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(refusal.body)).toMatchObject({ error: 'invalid_token' });
+    }
+    const challenge = plain.headers['www-authenticate'];
+    expect(challenge).toMatch(/^Bearer .*resource_metadata=/);
+    // A browser: the same status and challenge, and a page a person can act on.
+    const page = await rawGet(`${base}/`, { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+    expect(page.status).toBe(401);
+    expect(page.headers['www-authenticate']).toBe(challenge);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('This server wants a token');
+    expect(page.body).toContain(`<code id="mcp-url">${base}/mcp</code>`);
+    expect(page.body).toContain('<code id="auth-header">Authorization: Bearer &lt;your token&gt;</code>');
+    expect(page.body).toContain(`claude mcp add --transport http catalog-test &#39;${base}/mcp&#39; --header &quot;Authorization: Bearer $REACTOR_MCP_TOKEN&quot;`);
+    expect(page.body).not.toMatch(/<script/);
+    // The catalog's CSP: its styles by hash, nothing else.
+    const styles = /<style>([\s\S]*?)<\/style>/.exec(page.body)![1]!;
+    expect(page.headers['content-security-policy']).toContain(`style-src ${sha(styles)}`);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    // With the token, the catalog itself.
+    const authorized = await rawGet(`${base}/`, { accept: 'text/html', authorization: 'Bearer good' });
+    expect(authorized.status).toBe(200);
+    expect(authorized.body).toContain('Choose toolsets');
   });
 
   it('is not served at all without the catalog option', async () => {

@@ -193,6 +193,46 @@ describe('configurable routes', () => {
   });
 });
 
+describe('the catalog behind auth', () => {
+  const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+  const page = (text: string, status = 401) => new Response(text, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+  it("gives a browser the renderer's page with the refusal's 401 and WWW-Authenticate, whatever the page said; others get the JSON refusal", async () => {
+    const catalog = Object.assign(() => page('the catalog', 200), {
+      // A careless page: 200 and a challenge of its own. The app keeps the refusal's.
+      unauthorized: () => new Response('bring a token', { status: 200, headers: { 'content-type': 'text/html', 'www-authenticate': 'Basic' } }),
+    });
+    const other = await listen(createMcpApp(host, { catalog, auth: { verifier, resourceServerUrl: RESOURCE } }));
+    try {
+      const refusal = await fetch(other.url('/'), { headers: { accept: 'application/json' } });
+      expect(refusal.status).toBe(401);
+      expect(refusal.headers.get('content-type')).toMatch(/^application\/json/);
+      const challenge = refusal.headers.get('www-authenticate');
+      expect(challenge).toContain(`resource_metadata="${METADATA}"`);
+      const browser = await fetch(other.url('/'), { headers: html });
+      expect(browser.status).toBe(401);
+      expect(browser.headers.get('www-authenticate')).toBe(challenge);
+      expect(browser.headers.get('vary')).toBe('Accept');
+      expect(await browser.text()).toBe('bring a token');
+      // A browser with a token gets the catalog.
+      expect(await (await fetch(other.url('/'), { headers: { ...html, ...bearer('alice') } })).text()).toBe('the catalog');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('gives a browser the JSON refusal when the renderer has no such page', async () => {
+    const other = await listen(createMcpApp(host, { catalog: () => page('the catalog', 200), auth: { verifier, resourceServerUrl: RESOURCE } }));
+    try {
+      const browser = await fetch(other.url('/'), { headers: html });
+      expect(browser.status).toBe(401);
+      expect(browser.headers.get('content-type')).toMatch(/^application\/json/);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('a scoped always-on toolset', () => {
   it('is left out for a token lacking its scopes (listed as denied), never a refused connection; named explicitly, 403', async () => {
     const locked = await fixtureHost({ toolsetsTool: true }, [

@@ -6,7 +6,7 @@
  */
 import type { ToolAnnotations } from '@reactor/host';
 import { clientSnippets } from '../clients.js';
-import type { ModelTool, ModelToolset, PageModel } from '../model.js';
+import type { ModelHostTool, ModelTool, ModelToolset, PageModel } from '../model.js';
 import { selectionQuery } from '../query.js';
 
 /** The environment variable (or secret) the snippets read a token from. */
@@ -44,6 +44,16 @@ function toolsetRow(t: ModelToolset, active: ReadonlySet<string>): string {
 <span class="tokens" data-toolset-tokens="${e(t.name)}">${tokens}</span>
 <p class="desc" id="${e(id)}-desc">${badges} ${e(t.description)}</p>
 <p class="meta">Offered by ${offeredBy || 'no extension'}</p>
+</div>`;
+}
+
+/** A tool the host serves itself, in no toolset: a line of its own, so the lines add up to the total. */
+function hostToolRow(tool: ModelHostTool): string {
+  const tokens = tool.tokens !== undefined ? `${number(tool.tokens)} tokens` : '—';
+  return `<div class="ts host-tool">
+<span class="label"><code>${e(tool.name)}</code></span>
+<span class="tokens" data-host-tool-tokens="${e(tool.name)}">${tokens}</span>
+<p class="desc">The server's own tool, in no toolset: served beside whichever toolsets are chosen.</p>
 </div>`;
 }
 
@@ -140,11 +150,12 @@ export function renderPage(model: PageModel, assets: { script: string; styles: s
 <fieldset>
 <legend>Toolsets on offer (${model.toolsets.length})</legend>
 ${model.toolsets.map((t) => toolsetRow(t, active)).join('\n')}
+${model.hostTools.map(hostToolRow).join('\n')}
 </fieldset>
 </form>
 <div class="summary">
 <p><strong class="total" id="selection-tokens">${tokens ? number(tokens.total) : '—'}</strong> tokens of tool definitions for <span id="selection-count">${model.initial.tools.length}</span> tools</p>
-<p class="muted">Counted with ${e(model.tokenizer ?? 'no tokenizer')} over each tool's <code>tools/list</code> entry, once per selection.</p>
+<p class="muted">Counted with ${e(model.tokenizer ?? 'no tokenizer')} over each tool's <code>tools/list</code> entry, once per selection: the ticked toolsets' lines${model.hostTools.length > 0 ? ' and the server\'s own tools' : ''} add up to it. An unticked toolset's line is what it would cost beside them.</p>
 <p id="builder-status" role="status"></p>
 </div>
 <h3>Your URL</h3>

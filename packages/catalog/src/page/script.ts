@@ -44,6 +44,10 @@ function showServed(answer) {
       const cell = document.querySelector('[data-toolset-tokens="' + CSS.escape(name) + '"]');
       if (cell) cell.textContent = count.toLocaleString('en-US') + ' tokens';
     }
+    for (const cell of document.querySelectorAll('[data-host-tool-tokens]')) {
+      const count = answer.tokens.tools[cell.dataset.hostToolTokens];
+      cell.textContent = answer.tools.includes(cell.dataset.hostToolTokens) && count !== undefined ? count.toLocaleString('en-US') + ' tokens' : 'not served';
+    }
   }
 }
 

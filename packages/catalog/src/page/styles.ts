@@ -12,8 +12,8 @@ body{margin:0}
 a{color:var(--accent)}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.9em}
 code{background:var(--code);padding:.05em .3em;border-radius:4px;overflow-wrap:anywhere}
-pre{background:var(--code);padding:.75rem;border-radius:6px;overflow-x:auto;margin:.5rem 0;white-space:pre}
-pre code{background:none;padding:0;overflow-wrap:normal}
+pre{background:var(--code);padding:.75rem;border-radius:6px;overflow-x:auto;margin:.5rem 0;white-space:pre-wrap}
+pre code{background:none;padding:0;overflow-wrap:anywhere}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-9999px}
 .skip:focus{left:1rem;top:1rem;background:var(--panel);padding:.5rem;z-index:2}
@@ -33,6 +33,7 @@ legend{font-weight:600;margin-bottom:.5rem}
 .ts label{font-weight:600;cursor:pointer}
 .ts .desc,.ts .meta{grid-column:2 / -1;margin:0;color:var(--muted);font-size:.92rem}
 .ts .tokens{white-space:nowrap;font-variant-numeric:tabular-nums;color:var(--muted)}
+.ts.host-tool::before{content:"";width:1.15rem}
 .badge{display:inline-block;font-size:.78rem;font-weight:600;padding:.05rem .45rem;border-radius:999px;background:var(--chip);color:var(--text);margin:0 .25rem .15rem 0;border:1px solid var(--line)}
 .badge.warn{color:var(--warn)}
 .badge.ok{color:var(--ok)}

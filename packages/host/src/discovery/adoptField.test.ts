@@ -4,7 +4,7 @@
  * with their path, and a clear error naming @reactor/adopt when it is missing.
  * (Adoption end to end, with @reactor/adopt installed, is tested in that package.)
  */
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,9 +31,27 @@ describe('reactorMcp.adopt', () => {
     });
     const entries = await loadExtensions({ root: dir, logger: silentLogger });
     expect(entries.map((e) => [e.manifest.name, e.manifest.activationEvents, e.toolsets, e.package, e.error])).toEqual([
-      ['everything', ['onToolset:everything'], [{ name: 'everything', default: false, description: 'The reference server.' }], 'my-app@1.0.0 (reactorMcp.adopt)', undefined],
-      ['memory', undefined, [{ name: 'memory' }], 'my-app@1.0.0 (reactorMcp.adopt)', undefined],
+      ['everything', ['onToolset:everything'], [{ name: 'everything', default: false, description: 'The reference server.' }], 'my-app@1.0.0', undefined],
+      ['memory', undefined, [{ name: 'memory' }], 'my-app@1.0.0', undefined],
     ]);
+  });
+
+  it("gives an adopted module the version of its package (the application's own for its own module); a command or URL has none to give", async () => {
+    await mkdir(path.join(dir, 'node_modules', '@modelcontextprotocol', 'server-everything'), { recursive: true });
+    await writeFile(path.join(dir, 'node_modules', '@modelcontextprotocol', 'server-everything', 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/server-everything', version: '2026.8.31' }));
+    await app({
+      everything: { module: '@modelcontextprotocol/server-everything/dist/server/index.js', export: 'createServer' },
+      mine: { module: './src/server.js', export: 'createServer' },
+      missing: { module: 'not-installed', export: 'createServer' },
+      memory: { command: 'node', args: ['memory.js'] },
+    });
+    const entries = await loadExtensions({ root: dir, logger: silentLogger });
+    expect(Object.fromEntries(entries.map((e) => [e.manifest.name, `${e.manifest.name}@${e.manifest.version} from ${e.package}`]))).toEqual({
+      everything: 'everything@2026.8.31 from my-app@1.0.0',
+      mine: 'mine@1.0.0 from my-app@1.0.0',
+      missing: 'missing@0.0.0 from my-app@1.0.0',
+      memory: 'memory@0.0.0 from my-app@1.0.0',
+    });
   });
 
   it('reports an invalid entry with its path in package.json, costing only that entry', async () => {

@@ -11,6 +11,7 @@
  * only when an adopted entry loads, from the application first, and a clear
  * error names the package to install when it is missing.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -103,15 +104,40 @@ function deferredAdoption(name: string, entry: AdoptEntry, root: string, app: st
     kind: 'deferred',
     manifest: {
       name,
-      version: '0.0.0',
+      // The adopted package's version when it is known (a module entry); a command or URL says none.
+      version: adoptedVersion(entry, root, app) ?? '0.0.0',
       description: `adopted: ${'module' in entry ? entry.module : 'command' in entry ? entry.command : entry.url}`,
       // Opt-in servers are held: nothing is imported or spawned until their toolset is asked for.
       ...(entry.default === false ? { activationEvents: [`onToolset:${toolset.name}`] } : {}),
     },
     toolsets: [toolset],
-    package: `${app} (reactorMcp.adopt)`,
+    // The package that declared it (`name@version`, as for any discovered extension): the application.
+    package: app,
     load: async () => (await importAdopt(name, root, app)).adoptFromEntry(name, entry, { root, logger }),
   };
+}
+
+/**
+ * The version of the package a module entry adopts, read from its package.json where
+ * Node would find it from the application (`node_modules/<name>`, walking up; no
+ * `exports` map involved, nothing imported); the application's own version for a
+ * module of its own (a relative path). Undefined when unknown.
+ */
+function adoptedVersion(entry: AdoptEntry, root: string, app: string): string | undefined {
+  if (!('module' in entry)) return undefined;
+  const specifier = entry.module;
+  if (specifier.startsWith('.') || path.isAbsolute(specifier)) return /@([^@]+)$/.exec(app)?.[1];
+  const segments = specifier.split('/');
+  const name = (specifier.startsWith('@') ? segments.slice(0, 2) : segments.slice(0, 1)).join('/');
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')) as { version?: unknown };
+      return typeof pkg.version === 'string' ? pkg.version : undefined;
+    } catch {
+      // Not installed here (or unreadable): look further up.
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 /**
@@ -149,5 +175,5 @@ function invalid(subject: string, at: readonly string[], app: string, expected: 
 }
 
 function failedEntry(name: string, app: string, error: Error): DeferredExtension {
-  return { kind: 'deferred', manifest: { name: EXTENSION_NAME_PATTERN.test(name) ? name : 'adopt', version: '0.0.0' }, package: `${app} (reactorMcp.adopt)`, load: () => Promise.reject(error), error };
+  return { kind: 'deferred', manifest: { name: EXTENSION_NAME_PATTERN.test(name) ? name : 'adopt', version: '0.0.0' }, package: app, load: () => Promise.reject(error), error };
 }

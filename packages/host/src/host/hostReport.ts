@@ -118,7 +118,8 @@ export function describeFrom(input: DescriptionInput): HostDescription {
     unappliedExtensions: orphanToolExtensions(input.activeRecords),
     problems: input.problems,
     ...(denied.length > 0 ? { denied } : {}),
-    ...(input.tokenCounter ? { tokens: blueprintTokens(entry.blueprint, input.tokenCounter) } : {}),
+    // What the selection serves: with a tool filter, the view's tools only.
+    ...(input.tokenCounter ? { tokens: blueprintTokens(blueprint, input.tokenCounter) } : {}),
     ...(blueprint.filter ? { filter: describeFilter(blueprint.filter) } : {}),
   };
 }

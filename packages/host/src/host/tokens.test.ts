@@ -44,6 +44,19 @@ describe('token counts', () => {
     await host.stop();
   });
 
+  it('counts what a tool filter (tools=) leaves served, as tools/list answers it', async () => {
+    const host = await buildHost([spaces], { logger: silentLogger, toolsetsTool: true });
+    const counter = quarterCounter();
+    const all = await host.describe(parseSelection('library'), { tokenCounter: counter });
+    const narrowed = await host.describe(parseSelection('library&tools=read_book'), { tokenCounter: counter });
+    // The host's own tool stays (a filter narrows the toolsets' tools); list_spaces is not served, so not counted.
+    expect(narrowed.tools).toEqual(['list_server_toolsets', 'read_book']);
+    expect(narrowed.tokens!.tools).toEqual({ list_server_toolsets: all.tokens!.tools['list_server_toolsets'], read_book: all.tokens!.tools['read_book'] });
+    expect(narrowed.tokens!.toolsets).toEqual({ spaces: 0, library: all.tokens!.tools['read_book'] });
+    expect(narrowed.tokens!.total).toBe(all.tokens!.tools['read_book']! + all.tokens!.tools['list_server_toolsets']!);
+    await host.stop();
+  });
+
   it('counts once per blueprint, never per request', async () => {
     const host = await buildHost([spaces], { logger: silentLogger });
     const counter = quarterCounter();

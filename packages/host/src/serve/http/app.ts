@@ -15,7 +15,7 @@ import { attachRequestRecord, withRequestRecord, type RequestRecord } from '../.
 import { httpRequestRecord, startAccessLog, writesAccessLines } from './accessLog.js';
 import { deniedToolsets } from '../../contract/toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
-import type { CatalogContext } from './catalog.js';
+import type { CatalogContext, CatalogRenderer } from './catalog.js';
 import { allowedOrigin, corsHeaders, corsPolicy, isPreflight, preflightHeaders } from './cors.js';
 import { HostGuard, normalizeAllowedHost, writeJson } from './guards.js';
 import { jsonRpcErrorBody, JsonRpcCodes } from './jsonRpc.js';
@@ -240,7 +240,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     const render = resolved.catalog;
     if (!render) return Response.json(jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Not Found'), { status: 404 });
     const authInfo = await authenticate(request, auth?.protectToolsets === true || request.headers.has('authorization'));
-    if (authInfo instanceof Response) return authInfo;
+    if (authInfo instanceof Response) return await refusalPage(render, authInfo, request);
     const declared = host.declaredToolsets({ tenant: scope.tenant });
     // Without a token (an open catalog), no scopes: every scoped toolset is denied.
     const denied = auth ? [...deniedToolsets(declared, authInfo?.scopes ?? NO_SCOPES).keys()] : [];
@@ -260,6 +260,26 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       host,
     };
     return await render(context);
+  }
+
+  /**
+   * A browser refused at the catalog gets the renderer's page saying how to connect with a token, with the
+   * refusal's status and `WWW-Authenticate` kept; any other client (or a renderer without such a page) gets the refusal.
+   */
+  async function refusalPage(render: CatalogRenderer, refusal: Response, request: Request): Promise<Response> {
+    if (!render.unauthorized || refusal.status !== 401 || !(request.headers.get('accept') ?? '').includes('text/html')) return refusal;
+    const report = host.report();
+    const page = await render.unauthorized({
+      request,
+      server: { name: report.name, version: report.version, hostVersion: report.hostVersion },
+      routes: { mcp: resolved.path, toolsets: resolved.toolsetsPath, serverCard: cardPath },
+      auth: { required: true, protectsToolsets: auth?.protectToolsets === true },
+    });
+    const headers = new Headers(page.headers);
+    const challenge = refusal.headers.get('www-authenticate');
+    if (challenge !== null) headers.set('www-authenticate', challenge);
+    headers.set('vary', 'Accept');
+    return new Response(page.body, { status: refusal.status, headers });
   }
 
   /** What the fast path asks of the app for one request: the same auth, selection and blueprint as the per-request path. */

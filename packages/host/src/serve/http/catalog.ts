@@ -43,4 +43,13 @@ export interface CatalogContext {
 }
 
 /** Renders the catalog page for a request. */
-export type CatalogRenderer = (context: CatalogContext) => Response | Promise<Response>;
+export type CatalogRenderer = ((context: CatalogContext) => Response | Promise<Response>) & {
+  /**
+   * Optional: the page a browser (`Accept: text/html`) gets when the catalog
+   * wants a token the request did not bring (or brought an invalid one). The
+   * app keeps the refusal's status (401) and its `WWW-Authenticate` header
+   * whatever this answers; clients that do not ask for HTML get the JSON
+   * refusal as before.
+   */
+  readonly unauthorized?: (context: Pick<CatalogContext, 'request' | 'server' | 'routes' | 'auth'>) => Response | Promise<Response>;
+};
