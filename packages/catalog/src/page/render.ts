@@ -99,6 +99,20 @@ ${body}
 </section>`;
 }
 
+/** The start of every page up to `<body>`: the same meta, icon and inline styles (the CSP hashes them). */
+export function documentHead(title: string, styles: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title>
+<style>${styles}</style>
+</head>`;
+}
+
 /** The whole page for a model; `script` and `styles` are inlined (the CSP allows them by hash). */
 export function renderPage(model: PageModel, assets: { script: string; styles: string }): string {
   const active = new Set(model.initial.active);
@@ -124,16 +138,7 @@ export function renderPage(model: PageModel, assets: { script: string; styles: s
   const authNote = model.auth.required
     ? `<p>This server wants a bearer token: each snippet says where yours goes (the environment variable <code>${TOKEN_VARIABLE}</code>, or a placeholder to replace).</p>`
     : '<p>No token needed.</p>';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<link rel="icon" href="data:,">
-<title>${e(model.server.name)} — MCP toolsets</title>
-<style>${assets.styles}</style>
-</head>
+  return `${documentHead(`${model.server.name} — MCP toolsets`, assets.styles)}
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">

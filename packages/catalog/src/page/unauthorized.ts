@@ -8,7 +8,7 @@
  */
 import type { CatalogContext } from '@reactor/host';
 import { clientSnippets } from '../clients.js';
-import { clientName, escapeHtml as e, TOKEN_VARIABLE } from './render.js';
+import { clientName, documentHead, escapeHtml as e, TOKEN_VARIABLE } from './render.js';
 
 /** What the page is rendered from (as the app gives it to a renderer's `unauthorized`). */
 export type UnauthorizedInput = Pick<CatalogContext, 'request' | 'server' | 'routes' | 'auth'>;
@@ -23,16 +23,7 @@ export function renderUnauthorizedPage(input: UnauthorizedInput, assets: { style
   const listing = toolsets
     ? `<p>With a token, <code>curl -H &quot;Authorization: Bearer $${TOKEN_VARIABLE}&quot; ${e(toolsets)}</code> lists the toolsets and tools this page would show.</p>`
     : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<link rel="icon" href="data:,">
-<title>${e(input.server.name)} — a token is needed</title>
-<style>${assets.styles}</style>
-</head>
+  return `${documentHead(`${input.server.name} — a token is needed`, assets.styles)}
 <body>
 <header class="top">
 <div>
