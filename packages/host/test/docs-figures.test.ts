@@ -1,5 +1,6 @@
 /**
- * Every figure on docs/reliability.md, docs/performance.md, docs/observability.md and docs/scaling.md names the command
+ * Every figure on docs/reliability.md, docs/performance.md, docs/observability.md, docs/scaling.md and the lab
+ * notes under docs/internals/ names the command
  * that reproduces it: each section (heading to heading) that states a measured
  * figure — a number with a unit (ms, s, MiB, calls/s, %, ×) or a percentile —
  * names in the same section a command someone can rerun: `pnpm <script>` of the
@@ -72,7 +73,7 @@ function commandsIn(text: string): { real: string[]; missing: string[] } {
   return { real, missing };
 }
 
-describe.each(['docs/reliability.md', 'docs/performance.md', 'docs/observability.md', 'docs/scaling.md'])('%s', (file) => {
+describe.each(['docs/reliability.md', 'docs/performance.md', 'docs/observability.md', 'docs/scaling.md', 'docs/internals/performance-notes.md', 'docs/internals/observability-overhead.md'])('%s', (file) => {
   it.each(sections(file).filter((s) => FIGURE.test(s.text)).map((s) => [s.heading, s] as const))('section "%s" names a command that reproduces its figures', (_heading, section) => {
     const { real } = commandsIn(section.text);
     expect(real, `figures such as "${FIGURE.exec(section.text)?.[0]}" need a rerunnable command beside them`).not.toEqual([]);

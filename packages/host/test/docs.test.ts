@@ -22,7 +22,7 @@ function listDocs(dir: string): string[] {
   return readdirSync(dir).filter((f) => f.endsWith('.md') && !RUN_ELSEWHERE.has(f)).map((f) => join(dir, f));
 }
 
-const sources = [join(packageRoot, 'README.md'), ...listDocs(join(repoRoot, 'docs'))];
+const sources = [join(packageRoot, 'README.md'), ...listDocs(join(repoRoot, 'docs')), ...listDocs(join(repoRoot, 'docs', 'internals'))];
 
 interface Example {
   file: string;
