@@ -167,8 +167,8 @@ describe('refusals, as a client reads them', () => {
     expect(await callError('read_file', { space: 'alpha', path: '.env' })).toMatch(/is hidden/);
   });
 
-  it('refuses a binary file, pointing at the resource', async () => {
-    expect(await callError('read_file', { space: 'climate-lab', path: 'figures/temperature_anomaly.png' })).toMatch(/binary file: 5\.1 KB image\/png.*spaces:\/\/climate-lab\/figures\/temperature_anomaly\.png/);
+  it('refuses a binary file that is no image, pointing at the resource', async () => {
+    expect(await callError('read_file', { space: 'alpha', path: 'blob.dat' })).toMatch(/binary file: 6 B application\/octet-stream.*spaces:\/\/alpha\/blob\.dat/);
   });
 
   it('rejects invalid arguments before the handler runs', async () => {
