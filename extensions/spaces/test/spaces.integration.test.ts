@@ -263,6 +263,13 @@ describe('the summarize_notebook prompt', () => {
     const result = await conn.client.complete({ ref: { type: 'ref/prompt', name: 'summarize_notebook' }, argument: { name: 'path', value: 'temp' } });
     expect(result.completion.values).toEqual(['temperature_trends.ipynb']);
   });
+
+  it('completes notebook paths of the space the client already chose, walking no other', async () => {
+    const complete = async (space: string) => (await conn.client.complete({ ref: { type: 'ref/prompt', name: 'summarize_notebook' }, argument: { name: 'path', value: '' }, context: { arguments: { space } } })).completion.values;
+    expect(await complete('benchmark-notes')).toEqual(['gsm8k-mini-runs.ipynb']);
+    expect(await complete('climate-lab')).toEqual(['iris_classifier.ipynb', 'sea_level_exploration.ipynb', 'temperature_trends.ipynb']);
+    expect(await complete('nope')).toEqual([]);
+  });
 });
 
 describe('the default export', () => {
