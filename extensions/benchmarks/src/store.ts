@@ -127,9 +127,9 @@ export class BenchmarkStore {
       .prepare(`SELECT b.id AS id, b.title AS title, b.description AS description, b.version AS version,
         (SELECT COUNT(*) FROM tasks t WHERE t.benchmark_id = b.id) AS taskCount,
         (SELECT COUNT(*) FROM runs r WHERE r.benchmark_id = b.id) AS runCount,
-        (SELECT GROUP_CONCAT(DISTINCT t.grading_method) FROM tasks t WHERE t.benchmark_id = b.id) AS methods
+        (SELECT json_group_array(DISTINCT t.grading_method) FROM tasks t WHERE t.benchmark_id = b.id) AS methods
         FROM benchmarks b ORDER BY b.id`)
-      .all() as Array<Omit<BenchmarkSummary, 'gradingMethods' | 'title'> & { title: string | null; methods: string | null }>;
+      .all() as Array<Omit<BenchmarkSummary, 'gradingMethods' | 'title'> & { title: string | null; methods: string }>;
     return rows.map((r) => ({
       id: r.id,
       title: r.title ?? r.id,
@@ -137,7 +137,8 @@ export class BenchmarkStore {
       version: r.version,
       taskCount: r.taskCount,
       runCount: r.runCount,
-      gradingMethods: (r.methods ?? '').split(',').filter((m) => m !== '').sort(),
+      // A JSON array, not GROUP_CONCAT's comma-joined text: a method may hold a comma ("rubric, weighted").
+      gradingMethods: (JSON.parse(r.methods) as string[]).sort(),
     }));
   }
 
