@@ -30,7 +30,8 @@ export const BENCHMARKS_TOOLSETS: readonly Toolset[] = Object.freeze([
     instructions:
       'Benchmarks hold tasks (each with a grading method), runs (a model and a config) and per-task results with trajectories. ' +
       'Start with list_benchmarks; get_benchmark shows how tasks are graded; list_runs and best_run rank runs by aggregate score; ' +
-      'get_run shows a run per task; compare_runs explains the difference between two runs; get_trajectory shows what a run did on one task.',
+      'get_run shows a run per task (get_runs several at once); compare_runs explains the difference between two runs; get_trajectory shows what a run did on one task. ' +
+      'list_runs finds runs by task and status (the runs that failed a task). An answer with a nextCursor left items out: call again with cursor = nextCursor.',
   },
 ]);
 

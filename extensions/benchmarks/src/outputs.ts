@@ -87,6 +87,11 @@ const truncation = {
   omitted: z.array(z.string()).optional().describe('What was left out: long texts cut (head and tail kept), array items dropped.'),
 };
 
+/** The cursor of a paged answer. */
+const paging = {
+  nextCursor: z.string().nullable().describe('Pass as cursor (with the same other arguments) to get the items this answer left out, whether by limit or by its size cap; null when none are left.'),
+};
+
 /** `compare_runs`' answer: the comparison, bounded. */
 export const compareRunsOutput = comparisonOutput.extend(truncation);
 
@@ -94,13 +99,20 @@ export const compareRunsOutput = comparisonOutput.extend(truncation);
 export const listBenchmarksOutput = z.object({ benchmarks: z.array(z.object(benchmarkSummary)), ...truncation });
 
 /** `get_benchmark`'s answer. */
-export const getBenchmarkOutput = z.object({ ...benchmarkSummary, tasks: z.array(task), ...truncation });
+export const getBenchmarkOutput = z.object({ ...benchmarkSummary, tasks: z.array(task), ...paging, ...truncation });
 
 /** `list_runs`' answer. */
-export const listRunsOutput = z.object({ runs: z.array(runSummary), ...truncation });
+export const listRunsOutput = z.object({ runs: z.array(runSummary), ...paging, ...truncation });
 
 /** `get_run`'s answer. */
-export const getRunOutput = runSummary.extend({ results: z.array(taskOutcome), ...truncation });
+export const getRunOutput = runSummary.extend({ results: z.array(taskOutcome), ...paging, ...truncation });
+
+/** `get_runs`' answer: several runs with their results, and the ids not found. */
+export const getRunsOutput = z.object({
+  runs: z.array(runSummary.extend({ results: z.array(taskOutcome) })),
+  unknown: z.array(z.string()).describe('The ids asked for that are not in the database.'),
+  ...truncation,
+});
 
 /** `get_trajectory`'s answer. */
 export const trajectoryOutput = z.object({

@@ -35,6 +35,21 @@ describe('benchmarks and their tasks', () => {
     ]);
   });
 
+  it('keeps a grading method that holds a comma whole', () => {
+    const own = new Database(':memory:');
+    try {
+      migrate(own, ':memory:');
+      importJsonl(own, [
+        { type: 'benchmark', id: 'essays', title: 'Essays' },
+        { type: 'task', benchmark: 'essays', id: 'essays/1', prompt: 'Argue for one side.', grading: { method: 'rubric, weighted', rubric: 'clarity, evidence' } },
+        { type: 'task', benchmark: 'essays', id: 'essays/2', prompt: 'Sum up.', grading: { method: 'exact-match', expected: 'x' } },
+      ].map((r) => JSON.stringify(r)).join('\n'));
+      expect(new BenchmarkStore(own).listBenchmarks()[0]?.gradingMethods).toEqual(['exact-match', 'rubric, weighted']);
+    } finally {
+      own.close();
+    }
+  });
+
   it('shows how each task is graded, in the order the tasks were imported', () => {
     const gsm = store.getBenchmark('gsm8k-mini');
     expect(gsm.tasks.map((t) => t.id)).toEqual(Array.from({ length: 12 }, (_, i) => `gsm8k-mini/${String(i + 1).padStart(4, '0')}`));

@@ -100,6 +100,17 @@ export interface RunFilter {
   /** `recent` (newest first, the default) or `score` (best first). */
   readonly sort?: 'recent' | 'score';
   readonly limit?: number;
+  /** Only runs of the benchmark holding this task id (with `status`: whose outcome on it is that status). */
+  readonly task?: string;
+  /** Runs whose outcome on `task` is this; without `task`, runs with at least one task of this status. */
+  readonly status?: 'passed' | 'failed' | 'missing';
+}
+
+/** One page of {@link BenchmarkStore.pageRuns}. */
+export interface RunPage {
+  readonly runs: RunSummary[];
+  /** True when more runs follow this page. */
+  readonly more: boolean;
 }
 
 const RUN_COLUMNS = `r.id AS id, r.benchmark_id AS benchmark, r.model AS model, r.config AS config, r.started_at AS startedAt,
@@ -127,9 +138,9 @@ export class BenchmarkStore {
       .prepare(`SELECT b.id AS id, b.title AS title, b.description AS description, b.version AS version,
         (SELECT COUNT(*) FROM tasks t WHERE t.benchmark_id = b.id) AS taskCount,
         (SELECT COUNT(*) FROM runs r WHERE r.benchmark_id = b.id) AS runCount,
-        (SELECT GROUP_CONCAT(DISTINCT t.grading_method) FROM tasks t WHERE t.benchmark_id = b.id) AS methods
+        (SELECT json_group_array(DISTINCT t.grading_method) FROM tasks t WHERE t.benchmark_id = b.id) AS methods
         FROM benchmarks b ORDER BY b.id`)
-      .all() as Array<Omit<BenchmarkSummary, 'gradingMethods' | 'title'> & { title: string | null; methods: string | null }>;
+      .all() as Array<Omit<BenchmarkSummary, 'gradingMethods' | 'title'> & { title: string | null; methods: string }>;
     return rows.map((r) => ({
       id: r.id,
       title: r.title ?? r.id,
@@ -137,7 +148,8 @@ export class BenchmarkStore {
       version: r.version,
       taskCount: r.taskCount,
       runCount: r.runCount,
-      gradingMethods: (r.methods ?? '').split(',').filter((m) => m !== '').sort(),
+      // A JSON array, not GROUP_CONCAT's comma-joined text: a method may hold a comma ("rubric, weighted").
+      gradingMethods: (JSON.parse(r.methods) as string[]).sort(),
     }));
   }
 
@@ -162,8 +174,13 @@ export class BenchmarkStore {
     }));
   }
 
-  /** Runs, filtered, with aggregate scores. */
+  /** Runs, filtered, with aggregate scores (at most `limit`, default 50, at most 500). */
   listRuns(filter: RunFilter = {}): RunSummary[] {
+    return this.pageRuns(filter, 0).runs;
+  }
+
+  /** The runs from `offset` on (at most `limit`), filtered, and whether more follow. */
+  pageRuns(filter: RunFilter, offset: number): RunPage {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.benchmark !== undefined) {
@@ -174,12 +191,29 @@ export class BenchmarkStore {
       where.push(`instr(lower(r.model), lower(?)) > 0`);
       params.push(filter.model);
     }
+    const result = (task: string | undefined, passed: 0 | 1) =>
+      `EXISTS (SELECT 1 FROM task_results x WHERE x.run_id = r.id AND x.passed = ${passed}${task === undefined ? '' : ' AND x.task_id = ?'})`;
+    if (filter.task !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM tasks t WHERE t.benchmark_id = r.benchmark_id AND t.id = ?)');
+      params.push(filter.task);
+    }
+    if (filter.status === 'passed' || filter.status === 'failed') {
+      where.push(result(filter.task, filter.status === 'passed' ? 1 : 0));
+      if (filter.task !== undefined) params.push(filter.task);
+    } else if (filter.status === 'missing') {
+      where.push(
+        filter.task === undefined
+          ? 'EXISTS (SELECT 1 FROM tasks t WHERE t.benchmark_id = r.benchmark_id AND NOT EXISTS (SELECT 1 FROM task_results x WHERE x.run_id = r.id AND x.task_id = t.id))'
+          : 'NOT EXISTS (SELECT 1 FROM task_results x WHERE x.run_id = r.id AND x.task_id = ?)',
+      );
+      if (filter.task !== undefined) params.push(filter.task);
+    }
     const order = filter.sort === 'score' ? 'score DESC, passed DESC, startedAt ASC, id ASC' : 'startedAt DESC, id ASC';
     const limit = Math.max(1, Math.min(500, Math.floor(filter.limit ?? 50)));
     const rows = this.db
-      .prepare(`SELECT ${RUN_COLUMNS} FROM runs r ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${limit}`)
+      .prepare(`SELECT ${RUN_COLUMNS} FROM runs r ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${limit + 1} OFFSET ${Math.max(0, Math.floor(offset))}`)
       .all(...params) as RunRow[];
-    return rows.map(toRunSummary);
+    return { runs: rows.slice(0, limit).map(toRunSummary), more: rows.length > limit };
   }
 
   /** One run's summary, or undefined. */

@@ -74,7 +74,7 @@ describe('held until a URL asks for benchmarks', () => {
   it('wakes on ?only=benchmarks too', async () => {
     const { host } = await serve();
     const conn = await connectTo(host, 'only=benchmarks');
-    expect(await conn.toolNames()).toHaveLength(7);
+    expect(await conn.toolNames()).toHaveLength(8);
   });
 
   it('closes the database on stop, after which its tools say the extension is not started', async () => {

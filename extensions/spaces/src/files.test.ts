@@ -38,7 +38,7 @@ describe('binary files', () => {
 
   it('refuses a text file larger than the load limit', async () => {
     const file = fileOfPath(await resolveFile(climate, 'data/global_temperatures.csv'));
-    await expect(readText(file, 100)).rejects.toThrow(/is too large to load \(2.2 KB\); expected at most 100 B; hint: use search_text/);
+    await expect(readText(file, 100)).rejects.toThrow(/is too large to load \(2.2 KB\); expected at most 100 B; hint: read it in pages with read_file/);
   });
 });
 

@@ -36,7 +36,8 @@ export function assertLoadable(file: FileRef, maxFileBytes: number): void {
   if (file.size > maxFileBytes) {
     throw spaceError(pathSubject(file.space.name, file.relative), `is too large to load (${formatBytes(file.size)})`, {
       expected: `at most ${formatBytes(maxFileBytes)}`,
-      hint: 'use search_text to find the lines you need',
+      // Not search_text: it skips exactly these files. read_file pages a file of any size.
+      hint: 'read it in pages with read_file (offset and limit, or head or tail line counts)',
     });
   }
 }

@@ -46,7 +46,7 @@ export const SPACES_VERSION: string = (JSON.parse(readFileSync(new URL('../packa
 const INSTRUCTIONS = `Spaces are folders of someone's work: Jupyter notebooks, documents and data files. These tools only read.
 - Start with list_spaces; browse a space with list_files (recursive: true for everything below a folder; long listings come in pages: continue with cursor = nextCursor).
 - find_notebooks finds notebooks whose name or cells mention every word of a query (a dataset file name, a library, a result); read_notebook then shows the cells with their outputs summarised. A long notebook comes in pages: continue with cells.start = nextCell.
-- read_file returns text in pages counted in characters: call again with offset = nextOffset until nextOffset is null. Binary files are refused; fetch them as the resource spaces://{space}/{path} instead.
+- read_file returns text in pages counted in characters: call again with offset = nextOffset until nextOffset is null; head: N gives N lines from offset, tail: N the last N lines. Images come back as image content; other binary files are refused: fetch them as the resource spaces://{space}/{path} instead.
 - search_text finds lines containing a phrase across a space, notebook outputs searched in full; narrow it with glob ("*.csv", "notes/**/*.md").
 - An answer that left anything out says truncated: true; page on (nextCursor, nextCell, nextOffset) or narrow the request.
 - Paths are relative to the space, with "/" separators. ".." above the space, absolute paths, hidden files and links leading outside are refused.`;

@@ -56,12 +56,14 @@ export function createSummarizeNotebookPrompt(runtime: SpacesRuntime): PromptSpe
         const prefix = value.toLowerCase();
         return (await runtime.spaces()).map((s) => s.name).filter((name) => name.toLowerCase().startsWith(prefix));
       },
-      // A completion request does not carry the other arguments this far, so
-      // notebook paths come from every space.
-      path: async (value) => {
+      // The space the client already chose (context.arguments) narrows the walk to it; without one, every space is walked.
+      path: async (value, _ctx, context) => {
         const prefix = value.toLowerCase();
+        const chosen = context.arguments.space;
+        const all = await runtime.spaces();
+        const spaces = chosen === undefined || chosen === '' ? all : all.filter((s) => s.name === chosen);
         const paths = new Set<string>();
-        for (const space of await runtime.spaces()) {
+        for (const space of spaces) {
           const walked = await walk(space, { relative: '', absolute: await spaceRealDir(space) }, { includeDirectories: false, maxEntries: runtime.limits.maxWalkEntries });
           for (const entry of walked.entries) if (isNotebookPath(entry.path) && entry.path.toLowerCase().startsWith(prefix)) paths.add(entry.path);
         }

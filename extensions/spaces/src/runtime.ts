@@ -22,6 +22,8 @@ export interface SpacesOptions {
   readonly maxFileBytes?: number;
   /** The most characters one notebook output's summary keeps. Default 2 000. */
   readonly maxOutputChars?: number;
+  /** The largest image `read_file` returns as image content, in bytes. Default 1 MiB. */
+  readonly maxImageBytes?: number;
   /** The most files and folders one listing, search or walk visits. Default 10 000. */
   readonly maxWalkEntries?: number;
   /**
@@ -43,6 +45,7 @@ export interface SpacesLimits {
   readonly maxReadBytes: number;
   readonly maxFileBytes: number;
   readonly maxOutputChars: number;
+  readonly maxImageBytes: number;
   readonly maxWalkEntries: number;
   readonly maxResponseChars: number;
 }
@@ -52,6 +55,7 @@ export const DEFAULT_LIMITS: SpacesLimits = Object.freeze({
   maxReadBytes: 64 * 1024,
   maxFileBytes: 16 * 1024 * 1024,
   maxOutputChars: 2000,
+  maxImageBytes: 1024 * 1024,
   maxWalkEntries: 10_000,
   maxResponseChars: 100_000,
 });
@@ -78,6 +82,7 @@ export function createRuntime(options: SpacesOptions = {}): SpacesRuntime {
     maxReadBytes: limit(options, 'maxReadBytes', 256),
     maxFileBytes: limit(options, 'maxFileBytes', 1),
     maxOutputChars: limit(options, 'maxOutputChars', 80),
+    maxImageBytes: limit(options, 'maxImageBytes', 1),
     maxWalkEntries: limit(options, 'maxWalkEntries', 1),
     maxResponseChars: limit(withEnvCap(options), 'maxResponseChars', MIN_RESPONSE_CHARS),
   };

@@ -6,7 +6,7 @@
  */
 import { fileOfEntry, loadText, readNotebookFile } from './files.js';
 import { isNotebookPath } from './fileTypes.js';
-import { compileGlob } from './glob.js';
+import { compileFileFilter } from './fileFilter.js';
 import { cellOutputText, parseNotebook, type Notebook } from './notebook.js';
 import type { SpacesLimits } from './runtime.js';
 import { spaceRealDir } from './safePath.js';
@@ -54,7 +54,7 @@ export interface TextSearchOptions {
 /** Finds lines containing `query` (a literal phrase) in the space's text files and notebooks. */
 export async function searchText(space: Space, query: string, options: TextSearchOptions): Promise<TextSearchResult> {
   const pattern = new RegExp(escapeRegExp(query), options.caseSensitive === true ? 'u' : 'iu');
-  const filter = compileGlob(options.glob);
+  const filter = compileFileFilter(options.glob);
   const root = { relative: '', absolute: await spaceRealDir(space) };
   const walked = await walk(space, root, { includeDirectories: false, maxEntries: options.limits.maxWalkEntries, ...(options.signal ? { signal: options.signal } : {}) });
   const matches: TextMatch[] = [];

@@ -167,8 +167,8 @@ describe('refusals, as a client reads them', () => {
     expect(await callError('read_file', { space: 'alpha', path: '.env' })).toMatch(/is hidden/);
   });
 
-  it('refuses a binary file, pointing at the resource', async () => {
-    expect(await callError('read_file', { space: 'climate-lab', path: 'figures/temperature_anomaly.png' })).toMatch(/binary file: 5\.1 KB image\/png.*spaces:\/\/climate-lab\/figures\/temperature_anomaly\.png/);
+  it('refuses a binary file that is no image, pointing at the resource', async () => {
+    expect(await callError('read_file', { space: 'alpha', path: 'blob.dat' })).toMatch(/binary file: 6 B application\/octet-stream.*spaces:\/\/alpha\/blob\.dat/);
   });
 
   it('rejects invalid arguments before the handler runs', async () => {
@@ -262,6 +262,13 @@ describe('the summarize_notebook prompt', () => {
   it('completes notebook paths', async () => {
     const result = await conn.client.complete({ ref: { type: 'ref/prompt', name: 'summarize_notebook' }, argument: { name: 'path', value: 'temp' } });
     expect(result.completion.values).toEqual(['temperature_trends.ipynb']);
+  });
+
+  it('completes notebook paths of the space the client already chose, walking no other', async () => {
+    const complete = async (space: string) => (await conn.client.complete({ ref: { type: 'ref/prompt', name: 'summarize_notebook' }, argument: { name: 'path', value: '' }, context: { arguments: { space } } })).completion.values;
+    expect(await complete('benchmark-notes')).toEqual(['gsm8k-mini-runs.ipynb']);
+    expect(await complete('climate-lab')).toEqual(['iris_classifier.ipynb', 'sea_level_exploration.ipynb', 'temperature_trends.ipynb']);
+    expect(await complete('nope')).toEqual([]);
   });
 });
 

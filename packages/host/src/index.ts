@@ -20,6 +20,13 @@ export {
 export type { Selection, SelectionInput, ToolsetActivation } from './selection/selection.js';
 export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './contract/tool.js';
 export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult, InputRequiredResult } from './contract/tool.js';
+export { encodeCursor, decodeCursor, cursorMismatch, truncateMiddle, omittedMarker, readLimit } from './contract/answers.js';
+export type { DecodeCursorOptions, LimitSource } from './contract/answers.js';
+export { answerBudget, capItems, fitAnswer, largestFitting, DEFAULT_ANSWER_TOKENS } from './contract/budget.js';
+export type { AnswerBudget } from './contract/budget.js';
+export { capAnswer } from './contract/capAnswer.js';
+export type { Truncation } from './contract/capAnswer.js';
+export { answerTokenCounter } from './contract/tokens.js';
 export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './contract/inputRequired.js';
 export { MIN_REQUEST_STATE_KEY_BYTES } from './host/mint/requestState.js';
 export type { Toolset, DescribedToolset } from './contract/toolset.js';

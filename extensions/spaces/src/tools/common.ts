@@ -38,3 +38,13 @@ export function defineSpacesTool<S extends SchemaLike, O>(
 ): SpacesTool<S, O> {
   return defineTool<S>(definition) as SpacesTool<S, O>;
 }
+
+/**
+ * A camelCase argument name of 1.0 (`maxResults`, `caseSensitive`,
+ * `includeOutputs`), still accepted for one release beside its snake_case
+ * replacement, which wins when both are given. Optional, and marked deprecated
+ * in the schema a client lists.
+ */
+export function deprecatedName<T extends z.ZodType>(schema: T, replacement: string) {
+  return schema.optional().describe(`Deprecated: use ${replacement}. This name is accepted until the next major release.`);
+}

@@ -3,7 +3,11 @@ import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
 import { fitItems } from '../responseCap.js';
 import { findNotebooks } from '../search.js';
-import { defineSpacesTool, READ_ONLY_LOCAL } from './common.js';
+import { defineSpacesTool, deprecatedName, READ_ONLY_LOCAL } from './common.js';
+
+/** Notebooks returned when `max_results` is not given. */
+export const DEFAULT_MAX_NOTEBOOKS = 20;
+const maxResults = z.number().int().min(1).max(200);
 
 const hitSchema = z.object({
   space: z.string(),
@@ -19,7 +23,7 @@ export const findNotebooksOutput = z.object({
   query: z.string(),
   notebooks: z.array(hitSchema),
   skipped: z.array(z.object({ space: z.string(), path: z.string(), reason: z.string() })).describe('Notebooks that could not be read or parsed.'),
-  truncated: z.boolean().describe('True when something was left out: more notebooks matched than maxResults or than fit in one answer, a space held more files than one search visits, or skipped notebooks beyond what fits.'),
+  truncated: z.boolean().describe('True when something was left out: more notebooks matched than max_results or than fit in one answer, a space held more files than one search visits, or skipped notebooks beyond what fits.'),
 });
 
 /** Makes the `find_notebooks` tool. */
@@ -32,13 +36,14 @@ export function createFindNotebooksTool(runtime: SpacesRuntime) {
     inputSchema: z.object({
       space: z.string().min(1).optional().describe('Search only this space; omit to search all.'),
       query: z.string().default('').describe('Words to look for, e.g. "global_temperatures.csv" or "logistic regression".'),
-      maxResults: z.number().int().min(1).max(200).default(20).describe('The most notebooks to return.'),
+      max_results: maxResults.optional().describe(`The most notebooks to return (default ${DEFAULT_MAX_NOTEBOOKS}).`),
+      maxResults: deprecatedName(maxResults, 'max_results'),
     }),
     outputSchema: findNotebooksOutput,
     annotations: READ_ONLY_LOCAL,
     handler: async (args, ctx): Promise<z.infer<typeof findNotebooksOutput>> => {
       const spaces = args.space === undefined ? await runtime.spaces() : [await runtime.space(args.space)];
-      const found = await findNotebooks(spaces, args.query, { maxResults: args.maxResults, signal: ctx.signal, limits: runtime.limits });
+      const found = await findNotebooks(spaces, args.query, { maxResults: args.max_results ?? args.maxResults ?? DEFAULT_MAX_NOTEBOOKS, signal: ctx.signal, limits: runtime.limits });
       const max = runtime.limits.maxResponseChars;
       // Notebooks beyond what one answer carries go first, then the list of skipped ones.
       const byHits = fitItems(found.notebooks, max, (notebooks) => ({ query: args.query, ...found, notebooks: [...notebooks], skipped: [] }));

@@ -5,7 +5,7 @@ import { fileOfPath, readNotebookFile } from '../files.js';
 import { truncateMiddle, type NotebookCell } from '../notebook.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFile } from '../safePath.js';
-import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { defineSpacesTool, deprecatedName, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 import { fitItems, jsonChars, largestFitting } from '../responseCap.js';
 
 // A cell whose source and each output keep at most `chars` characters (head and tail, the cut marked).
@@ -64,7 +64,8 @@ export function createReadNotebookTool(runtime: SpacesRuntime) {
         })
         .optional()
         .describe('Which cells to read; omit for all.'),
-      includeOutputs: z.boolean().default(true).describe('Include code cells\' outputs.'),
+      include_outputs: z.boolean().optional().describe('Include code cells\' outputs (default true).'),
+      includeOutputs: deprecatedName(z.boolean(), 'include_outputs'),
     }),
     outputSchema: readNotebookOutput,
     annotations: READ_ONLY_LOCAL,
@@ -78,12 +79,13 @@ export function createReadNotebookTool(runtime: SpacesRuntime) {
       if (start > 0 && start >= total) {
         throw spaceError(pathSubject(space.name, file.relative), `has no cell ${start}`, { expected: `cells.start from 0 to ${Math.max(0, total - 1)}`, received: String(start), hint: `the notebook has ${total} cells` });
       }
+      const includeOutputs = args.include_outputs ?? args.includeOutputs ?? true;
       const cells: NotebookCell[] = [];
       let bytes = 0;
       let nextCell: number | null = null;
       for (let i = start; i < end; i++) {
         const cell = notebook.cells[i] as NotebookCell;
-        const shown: NotebookCell = args.includeOutputs || cell.type !== 'code' ? cell : { index: cell.index, type: cell.type, source: cell.source, executionCount: cell.executionCount ?? null };
+        const shown: NotebookCell = includeOutputs || cell.type !== 'code' ? cell : { index: cell.index, type: cell.type, source: cell.source, executionCount: cell.executionCount ?? null };
         const size = Buffer.byteLength(JSON.stringify(shown), 'utf8');
         // A page always holds at least one cell, so paging always advances.
         if (cells.length > 0 && bytes + size > runtime.limits.maxReadBytes) {

@@ -3,7 +3,11 @@ import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
 import { fitItems } from '../responseCap.js';
 import { searchText } from '../search.js';
-import { defineSpacesTool, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { defineSpacesTool, deprecatedName, READ_ONLY_LOCAL, spaceArg } from './common.js';
+
+/** Matching lines returned when `max_results` is not given. */
+export const DEFAULT_MAX_MATCHES = 50;
+const maxResults = z.number().int().min(1).max(500);
 
 const matchSchema = z.object({
   path: z.string(),
@@ -22,7 +26,7 @@ export const searchTextOutput = z.object({
   matches: z.array(matchSchema),
   filesSearched: z.number().int(),
   filesSkipped: z.number().int().describe('Files too large or unreadable.'),
-  truncated: z.boolean().describe('True when matches were left out: more than maxResults, more than fit in one answer, or more files than one search visits.'),
+  truncated: z.boolean().describe('True when matches were left out: more than max_results, more than fit in one answer, or more files than one search visits.'),
 });
 
 /** Makes the `search_text` tool. */
@@ -31,13 +35,15 @@ export function createSearchTextTool(runtime: SpacesRuntime) {
     name: 'search_text',
     title: 'Search text',
     description:
-      'Search the text files and notebooks of a space for a phrase (literal, not a regular expression; case ignored unless caseSensitive). Returns matching lines with their file and line; notebook matches name their cell (and output: the whole output is searched, not only what read_notebook shows). Narrow with glob, e.g. "*.csv", "notebooks/**/*.ipynb" or just "md".',
+      'Search the text files and notebooks of a space for a phrase (literal, not a regular expression; case ignored unless case_sensitive). Returns matching lines with their file and line; notebook matches name their cell (and output: the whole output is searched, not only what read_notebook shows). Narrow with glob, e.g. "*.csv", "notebooks/**/*.ipynb" or just "md".',
     inputSchema: z.object({
       space: spaceArg,
       query: z.string().min(1).describe('The phrase to find.'),
-      glob: z.string().optional().describe('Only files matching this glob ("*.md", "data/**/*.csv", "*.{md,txt}") or extension ("csv").'),
-      maxResults: z.number().int().min(1).max(500).default(50).describe('The most matching lines to return.'),
-      caseSensitive: z.boolean().default(false),
+      glob: z.string().optional().describe('Only files matching this glob ("*.md", "data/**/*.csv", "*.{md,txt}"), extension ("csv") or file name ("Makefile").'),
+      max_results: maxResults.optional().describe(`The most matching lines to return (default ${DEFAULT_MAX_MATCHES}).`),
+      case_sensitive: z.boolean().optional().describe('Match case exactly (default false).'),
+      maxResults: deprecatedName(maxResults, 'max_results'),
+      caseSensitive: deprecatedName(z.boolean(), 'case_sensitive'),
     }),
     outputSchema: searchTextOutput,
     annotations: READ_ONLY_LOCAL,
@@ -45,8 +51,8 @@ export function createSearchTextTool(runtime: SpacesRuntime) {
       const space = await runtime.space(args.space);
       const found = await searchText(space, args.query, {
         ...(args.glob !== undefined ? { glob: args.glob } : {}),
-        maxResults: args.maxResults,
-        caseSensitive: args.caseSensitive,
+        maxResults: args.max_results ?? args.maxResults ?? DEFAULT_MAX_MATCHES,
+        caseSensitive: args.case_sensitive ?? args.caseSensitive ?? false,
         signal: ctx.signal,
         limits: runtime.limits,
       });

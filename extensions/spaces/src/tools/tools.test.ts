@@ -10,7 +10,7 @@ import { SAMPLE_ROOT } from '../spaceRoots.js';
 import { createFindNotebooksTool } from './findNotebooks.js';
 import { createListFilesTool } from './listFiles.js';
 import { createListSpacesTool, describeReadme } from './listSpaces.js';
-import { createReadFileTool } from './readFile.js';
+import { createReadFileTool, readFileOutput } from './readFile.js';
 import { createReadNotebookTool } from './readNotebook.js';
 import { createSearchTextTool } from './searchText.js';
 
@@ -46,7 +46,8 @@ describe('tool handlers without a server', () => {
 
   it('read_file bounds a page by maxReadBytes whatever the limit asks', async () => {
     const tool = createReadFileTool(createRuntime({ roots: [SAMPLE_ROOT], maxReadBytes: 256 }));
-    const page = await tool.handler({ space: 'climate-lab', path: 'data/global_temperatures.csv', offset: 0, limit: 100_000 }, ctx);
+    // A text page is the plain result object; readFileOutput parses it (an image would come as a CallToolResult instead).
+    const page = readFileOutput.parse(await tool.handler({ space: 'climate-lab', path: 'data/global_temperatures.csv', offset: 0, limit: 100_000 }, ctx));
     expect(page.text.length).toBe(256);
     expect(page.nextOffset).toBe(256);
   });

@@ -5,15 +5,10 @@
  * blueprint and tokenizer, never per request: the counts live as long as the
  * blueprint they describe (a WeakMap keyed on it), so a dropped cache drops them.
  */
+import type { TokenCounter } from '../contract/tokens.js';
 import type { Blueprint } from './build/blueprint.js';
 
-/** Counts the tokens of a text. `name` says which tokenizer (shown on the catalog page and in `/toolsets`). */
-export interface TokenCounter {
-  /** The tokenizer and its encoding, e.g. `"js-tiktoken o200k_base"`. */
-  readonly name: string;
-  /** Tokens in `text`. Must be deterministic. */
-  count(text: string): number;
-}
+export type { TokenCounter } from '../contract/tokens.js';
 
 /** The tokens a selection's `tools/list` costs (`tokens` in `describe()` and `/toolsets`). */
 export interface ToolTokens {

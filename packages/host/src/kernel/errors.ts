@@ -58,6 +58,8 @@ export const ErrorCodes = {
   MIDDLEWARE_FAILED: 'REACTOR_MIDDLEWARE_FAILED',
   /** An option passed to the host, the app or the command is invalid. */
   OPTION_INVALID: 'REACTOR_OPTION_INVALID',
+  /** A tool was passed a cursor it did not make (garbled, forged, or another call's): call again without it. */
+  CURSOR_INVALID: 'REACTOR_CURSOR_INVALID',
 } as const;
 
 /** One of {@link ErrorCodes}' values. */

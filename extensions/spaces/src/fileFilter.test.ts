@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob } from './glob.js';
+import { compileFileFilter } from './fileFilter.js';
 
 const files = ['README.md', 'data/iris.csv', 'data/raw/2024.csv', 'notes/methods.md', 'analysis.ipynb', 'notebooks/deep/x.ipynb', 'notes.txt'];
-const pick = (glob: string | undefined) => files.filter(compileGlob(glob));
+const pick = (glob: string | undefined) => files.filter(compileFileFilter(glob));
 
-describe('compileGlob', () => {
+describe('compileFileFilter', () => {
   it('matches everything when blank', () => {
     expect(pick(undefined)).toEqual(files);
     expect(pick('  ')).toEqual(files);
@@ -36,7 +36,19 @@ describe('compileGlob', () => {
   });
 
   it('treats regular-expression characters literally', () => {
-    expect(compileGlob('a+b(1).txt')('x/a+b(1).txt')).toBe(true);
-    expect(compileGlob('a+b(1).txt')('x/aab1.txt')).toBe(false);
+    expect(compileFileFilter('a+b(1).txt')('x/a+b(1).txt')).toBe(true);
+    expect(compileFileFilter('a+b(1).txt')('x/aab1.txt')).toBe(false);
+  });
+});
+
+describe('compileFileFilter: what the hand-written glob got wrong (issue 44)', () => {
+  const more = ['README', 'Makefile', 'src/Makefile', 'a.ts', 'a.tsx', 'b.md', 'c.txt'];
+  const pick2 = (glob: string) => more.filter(compileFileFilter(glob));
+  it('matches a bare name without a dot as a file name', () => {
+    expect(pick2('README')).toEqual(['README']);
+    expect(pick2('Makefile')).toEqual(['Makefile', 'src/Makefile']);
+  });
+  it('compiles nested braces', () => {
+    expect(pick2('*.{ts{,x},md}')).toEqual(['a.ts', 'a.tsx', 'b.md']);
   });
 });
