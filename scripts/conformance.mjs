@@ -68,6 +68,9 @@ if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a 
 if (!['all', 'active'].includes(options.suite)) fail(`--suite must be "all" or "active", got ${JSON.stringify(options.suite)}`);
 if (!['all', '2025', '2026-07-28'].includes(options.line)) fail(`--line must be "all", "2025" or "2026-07-28", got ${JSON.stringify(options.line)}`);
 
+/** npx's extra package for the suite's Node (none on Node 22+), and how the log names it. */
+const SUITE_NODE = Number(process.versions.node.split('.')[0]) >= 22 ? { npx: [], name: `Node ${process.versions.node}` } : { npx: ['-p', 'node@22'], name: 'Node 22 via npx' };
+
 /** The suite's lines, each pinned exactly. */
 const LINES = [
   {
@@ -237,9 +240,6 @@ async function waitForHealth(url, exited) {
 function shellQuote(value) {
   return `'${String(value).replaceAll("'", "'\\''")}'`;
 }
-
-/** npx's extra package for the suite's Node (none on Node 22+), and how the log names it. */
-const SUITE_NODE = Number(process.versions.node.split('.')[0]) >= 22 ? { npx: [], name: `Node ${process.versions.node}` } : { npx: ['-p', 'node@22'], name: 'Node 22 via npx' };
 
 async function runSuite(line, url, resultsDir) {
   const suiteArgs = ['conformance', 'server', '--url', url, '-o', resultsDir];
