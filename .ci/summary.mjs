@@ -1,48 +1,80 @@
 // Prints the closing line CI reads: "tests: N passed, M failed", from vitest's
-// JSON report, whatever step the run stopped at. .ci/run calls it from its EXIT
-// trap: `node .ci/summary.mjs [--status CODE] [--step NAME] [report.json]`.
+// JSON reports, whatever step the run stopped at. .ci/run calls it from its EXIT
+// trap: `node .ci/summary.mjs [--status CODE] [--step NAME] [--line NAME FILE]… [report.json]`.
+//
+// CI runs the suite on several Node lines, one JSON report each: `--line "Node
+// 24.21.0" .vitest-report-node24.json` names a report; the line's totals are
+// added up, and every failure is told with the Node line it happened on
+// ("…; on Node 24.21.0: 2 failed (packages/host/test/x.test.ts)"). A bare
+// report path is a report with no name (one line).
 //
 // A failure is counted when a test failed, when a test file failed without a
 // test result (it could not load), when vitest itself says `success: false`
-// (an unhandled error outside any test), and when the run failed at a step
-// that is not the tests (lint, typecheck, conformance…): then the line says
-// which step. Exit code: 0 only when nothing failed and some test passed.
+// (an unhandled error outside any test), when a named report is missing, and
+// when the run failed at a step that is not the tests (lint, typecheck,
+// conformance…): then the line says which step. Exit code: 0 only when nothing
+// failed and some test passed.
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 function parseArgs(argv) {
-  const args = { status: 0, step: undefined, file: '.vitest-report.json' };
+  const args = { status: 0, step: undefined, reports: [] };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--status') args.status = Number(argv[++i] ?? 0) || 0;
     else if (argv[i] === '--step') args.step = argv[++i];
-    else args.file = argv[i];
+    else if (argv[i] === '--line') {
+      const name = argv[++i];
+      args.reports.push({ name, file: argv[++i] });
+    } else args.reports.push({ name: undefined, file: argv[i] });
   }
+  if (args.reports.length === 0) args.reports.push({ name: undefined, file: '.vitest-report.json' });
   return args;
 }
 
-const { status, step, file } = parseArgs(process.argv.slice(2));
-const stopped = status !== 0 ? ` (the run failed at step "${step ?? 'unknown'}", exit ${status})` : '';
+/** One report's counts and what to say about its failures. */
+function readLine({ name, file }) {
+  const on = name === undefined ? '' : `on ${name}: `;
+  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, notes: [`${on}no test report at ${file}`], missing: true };
+  let report;
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return { passed: 0, failed: 1, skipped: 0, notes: [`${on}the test report ${file} is unreadable (${error.message})`], missing: true };
+  }
+  const passed = report.numPassedTests ?? 0;
+  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  const testFailures = report.numFailedTests ?? 0;
+  const results = report.testResults ?? [];
+  const suiteFailures = results.filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
+  let failed = testFailures + suiteFailures;
+  const notes = [];
+  if (report.success === false && failed === 0) {
+    failed += 1;
+    notes.push(`${on}vitest reported an error outside any test (success: false)`);
+  } else if (failed > 0 && name !== undefined) {
+    const files = [...new Set(results.filter((r) => r.status === 'failed').map((r) => path.relative(process.cwd(), r.name ?? '?')))];
+    const shown = files.slice(0, 3).join(', ') + (files.length > 3 ? `, and ${files.length - 3} more` : '');
+    notes.push(`${on}${failed} failed${shown ? ` (${shown})` : ''}`);
+  }
+  return { passed, failed, skipped, notes, missing: false };
+}
 
-if (!existsSync(file)) {
-  process.stdout.write(`tests: 0 passed, 1 failed; no test report at ${file}${stopped || ' (the tests did not run)'}\n`);
+const { status, step, reports } = parseArgs(process.argv.slice(2));
+const stopped = status !== 0 ? ` (the run failed at step "${step ?? 'unknown'}", exit ${status})` : '';
+const lines = reports.map(readLine);
+
+if (lines.length === 1 && lines[0].missing) {
+  // One report and none to read: the tests did not run, or their report is unreadable.
+  const [line] = lines;
+  const why = existsSync(reports[0].file) ? '' : stopped ? '' : ' (the tests did not run)';
+  process.stdout.write(`tests: 0 passed, 1 failed; ${line.notes[0]}${why}${stopped}\n`);
   process.exit(1);
 }
-let report;
-try {
-  report = JSON.parse(readFileSync(file, 'utf8'));
-} catch (error) {
-  process.stdout.write(`tests: 0 passed, 1 failed; the test report ${file} is unreadable (${error.message})${stopped}\n`);
-  process.exit(1);
-}
-const passed = report.numPassedTests ?? 0;
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-const testFailures = report.numFailedTests ?? 0;
-const suiteFailures = (report.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
-let failed = testFailures + suiteFailures;
-const notes = [];
-if (report.success === false && failed === 0) {
-  failed += 1;
-  notes.push('vitest reported an error outside any test (success: false)');
-}
+
+const passed = lines.reduce((sum, line) => sum + line.passed, 0);
+const skipped = lines.reduce((sum, line) => sum + line.skipped, 0);
+let failed = lines.reduce((sum, line) => sum + line.failed, 0);
+const notes = lines.flatMap((line) => line.notes);
 if (status !== 0 && failed === 0) {
   failed += 1;
 }

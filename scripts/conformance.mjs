@@ -20,8 +20,9 @@
 // server, no results, time-out). A baseline entry whose scenario now passes
 // is reported, not failed on.
 //
-// The suite needs Node 22; the project runs on Node 20, so it is run through
-// npx with the node@22 package from the registry.
+// The suite needs Node 22. Run by Node 22 or newer (CI runs it on Node 26),
+// the suite runs on that same Node; run by Node 20, it is run through npx with
+// the node@22 package from the registry.
 //
 // Usage: node scripts/conformance.mjs [--line all|2025|2026-07-28] [--suite all|active]
 //          [--scenario NAME] [--url URL] [--no-build] [--command] [--timeout-ms MS]
@@ -66,6 +67,9 @@ const timeoutMs = Number(options['timeout-ms']);
 if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive number of milliseconds, got ${JSON.stringify(options['timeout-ms'])}`);
 if (!['all', 'active'].includes(options.suite)) fail(`--suite must be "all" or "active", got ${JSON.stringify(options.suite)}`);
 if (!['all', '2025', '2026-07-28'].includes(options.line)) fail(`--line must be "all", "2025" or "2026-07-28", got ${JSON.stringify(options.line)}`);
+
+/** npx's extra package for the suite's Node (none on Node 22+), and how the log names it. */
+const SUITE_NODE = Number(process.versions.node.split('.')[0]) >= 22 ? { npx: [], name: `Node ${process.versions.node}` } : { npx: ['-p', 'node@22'], name: 'Node 22 via npx' };
 
 /** The suite's lines, each pinned exactly. */
 const LINES = [
@@ -242,11 +246,12 @@ async function runSuite(line, url, resultsDir) {
   if (options.scenario !== undefined) suiteArgs.push('--scenario', options.scenario);
   else suiteArgs.push(...line.selection);
   if (line.suiteReadsBaseline && existsSync(line.baseline)) suiteArgs.push('--expected-failures', line.baseline);
-  log(`conformance ${line.name}: running ${line.pkg} ${options.scenario === undefined ? line.selection.join(' ') : `--scenario ${options.scenario}`} (Node 22 via npx) against ${url}`);
-  const child = startChild('npx', ['-y', '-p', 'node@22', '-p', line.pkg, '-c', suiteArgs.map(shellQuote).join(' ')], {
+  log(`conformance ${line.name}: running ${line.pkg} ${options.scenario === undefined ? line.selection.join(' ') : `--scenario ${options.scenario}`} (${SUITE_NODE.name}) against ${url}`);
+  const child = startChild('npx', ['-y', ...SUITE_NODE.npx, '-p', line.pkg, '-c', suiteArgs.map(shellQuote).join(' ')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_yes: 'true', npm_config_update_notifier: 'false' },
+    // This Node first on PATH: npx, and the suite's `#!/usr/bin/env node`, run on it (node@22's bin comes first when added).
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, NO_UPDATE_NOTIFIER: '1', npm_config_yes: 'true', npm_config_update_notifier: 'false' },
   });
   let stdout = '';
   child.stdout.on('data', (chunk) => {

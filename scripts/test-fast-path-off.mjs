@@ -10,7 +10,8 @@
 // option explicitly and are not run twice.
 //
 // In CI (CI set), vitest writes its JSON report to .vitest-report.json (the
-// config's reporter), the report .ci/run's closing line is read from: the first
+// config's reporter; REACTOR_VITEST_REPORT names another file), the report
+// .ci/run's closing line is read from: the first
 // run's report is set aside first and merged back with this run's, so the line's
 // "N passed, M failed" counts both runs.
 //
@@ -23,8 +24,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SERVES_HTTP = /createMcpApp|listen\(|runCommand\(|startServer\(|StreamableHTTPClientTransport/;
 const OWN_TESTS = /fastPath\.[^/]*test\.ts$/;
-const REPORT = '.vitest-report.json';
-const FIRST_REPORT = '.vitest-report-fast-path-on.json';
+const REPORT = process.env.REACTOR_VITEST_REPORT ?? '.vitest-report.json';
+const FIRST_REPORT = REPORT.replace(/(\.json)?$/, '-fast-path-on.json');
 
 function testFiles(dir) {
   const out = [];

@@ -47,6 +47,25 @@ describe('.ci/summary.mjs', () => {
     expect(await run('node', ['.ci/summary.mjs', 'r.json'], dir)).toEqual({ code: 0, stdout: 'tests: 10 passed, 0 failed\n' });
   });
 
+  it('adds up the Node lines\' reports, and names the Node line and files of each failure', async () => {
+    const dir = workdir();
+    writeFileSync(path.join(dir, 'node20.json'), report({}));
+    const failing = { status: 'failed', name: path.join(dir, 'packages/host/test/a.test.ts'), assertionResults: [{ status: 'failed' }] };
+    writeFileSync(path.join(dir, 'node24.json'), report({ numPassedTests: 9, numFailedTests: 1, success: false, testResults: [failing] }));
+    const args = ['.ci/summary.mjs', '--line', 'Node 20.20.2', 'node20.json', '--line', 'Node 24.21.0', 'node24.json', '--line', 'Node 26.10.0', 'node26.json'];
+    const { code, stdout } = await run('node', args, dir);
+    expect(stdout).toBe('tests: 19 passed, 2 failed; on Node 24.21.0: 1 failed (packages/host/test/a.test.ts); on Node 26.10.0: no test report at node26.json\n');
+    expect(code).toBe(1);
+  });
+
+  it('passes when every Node line\'s report is clean', async () => {
+    const dir = workdir();
+    writeFileSync(path.join(dir, 'node20.json'), report({}));
+    writeFileSync(path.join(dir, 'node26.json'), report({ numPassedTests: 7 }));
+    const args = ['.ci/summary.mjs', '--line', 'Node 20.20.2', 'node20.json', '--line', 'Node 26.10.0', 'node26.json'];
+    expect(await run('node', args, dir)).toEqual({ code: 0, stdout: 'tests: 17 passed, 0 failed\n' });
+  });
+
   it('names the step a run failed at when the tests did not run', async () => {
     const { code, stdout } = await run('node', ['.ci/summary.mjs', '--status', '2', '--step', 'lint', 'none.json'], workdir());
     expect(stdout).toBe('tests: 0 passed, 1 failed; no test report at none.json (the run failed at step "lint", exit 2)\n');
