@@ -115,13 +115,14 @@ const loadAverage = (load: readonly number[]) => load.map((l) => l.toFixed(2)).j
 export function commandTable(c: CommandPhaseResult): string {
   const rows = (['defaults', 'pretty', 'redis'] as const).map((key) => {
     const r = ratioSummary(c.rates[key], c.rates.ceiling);
-    return [COMMAND_LABELS[key], formatRate(median(c.rates[key])), `${formatRatio(r.median)} (${formatRatio(r.min)}–${formatRatio(r.max)})`, formatBytes(c.logBytes[key])];
+    const cpu = ratioSummary(c.cpu[key], c.cpu.ceiling);
+    return [COMMAND_LABELS[key], formatRate(median(c.rates[key])), `${formatRatio(r.median)} (${formatRatio(r.min)}–${formatRatio(r.max)})`, `${formatRate(median(c.cpu[key]))} (${formatRatio(cpu.median)})`, formatBytes(c.logBytes[key])];
   });
-  rows.push(['bare `node:http` answering the same bytes', formatRate(median(c.rates.ceiling)), '1×', '—']);
+  rows.push(['bare `node:http` answering the same bytes', formatRate(median(c.rates.ceiling)), '1×', `${formatRate(median(c.cpu.ceiling))} (1×)`, '—']);
   const redisLoad = Object.entries(c.redisDuringLoad).map(([n, v]) => `${n} ${v}`).join(', ') || 'none';
   const redisIdle = Object.entries(c.redisIdle).map(([n, v]) => `${n} ${v}`).join(', ') || 'none';
   return [
-    markdownTable([`As deployed: 2026-07-28 tools/call, ${c.tools} tools, ${c.concurrency} in flight, ${c.rates.ceiling.length} rounds`, 'requests/s (median)', '÷ bare node:http (rounds)', 'stderr written'], rows),
+    markdownTable([`As deployed: 2026-07-28 tools/call, ${c.tools} tools, ${c.concurrency} in flight, ${c.rates.ceiling.length} rounds`, 'requests/s (median)', '÷ bare node:http (rounds)', 'server CPU µs per request (× bare)', 'stderr written'], rows),
     '',
     `Load average (1, 5, 15 min): ${loadAverage(c.loadBefore)} at the start of the phase, ${loadAverage(c.loadAfter)} at its end.`,
     `Redis commands during the measured --redis-url slices (${c.redisLoadSeconds.toFixed(1)} s, ${c.redisRequests.toLocaleString('en-US')} tools/call): ${redisLoad}; ` +

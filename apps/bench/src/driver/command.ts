@@ -44,6 +44,8 @@ export interface CommandPhaseResult {
   readonly concurrency: number;
   /** Requests per second, one figure per measured round. */
   readonly rates: Record<CommandScenario, number[]>;
+  /** The server process's CPU time (user + system, all threads) per answered request, µs, one figure per measured round: less swayed by a loaded machine than a rate. */
+  readonly cpu: Record<CommandScenario, number[]>;
   /** Bytes each command wrote to its stderr file over the whole phase. */
   readonly logBytes: Record<Exclude<CommandScenario, 'ceiling'>, number>;
   /** `os.loadavg()` when the phase started and when it ended. */
@@ -108,8 +110,23 @@ async function layOutApp(tools: number, withRedis: string): Promise<string> {
   return root;
 }
 
+/** Linux's clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** A process's CPU time so far (user + system, all its threads), µs, from /proc/<pid>/stat. */
+export function procCpuMicros(stat: string): number {
+  // Fields after the command name (which may hold spaces) start at field 3 (state); utime is field 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+}
+
+async function cpuOf(pid: number): Promise<number> {
+  return procCpuMicros(await readFile(`/proc/${pid}/stat`, 'utf8'));
+}
+
 /** A running command, its stderr appended to `logFile`. */
 interface CommandProcess {
+  readonly pid: number;
   readonly origin: string;
   readonly logFile: string;
   stop(): Promise<void>;
@@ -153,6 +170,7 @@ async function startCommand(name: string, root: string, args: readonly string[])
     throw error;
   });
   return {
+    pid: child.pid ?? 0,
     origin: new URL(url).origin,
     logFile,
     stop: async () => {
@@ -265,6 +283,7 @@ export async function measureCommand(options: CommandPhaseOptions): Promise<Comm
     const ceiling = await startServer(`ceiling (${options.tools} tools, the command's answers)`, 'ceiling', ['--tools', String(options.tools), '--from', commands.defaults.origin]);
     stops.unshift(ceiling.stop);
     const origins: Record<CommandScenario, string> = { ceiling: ceiling.origin, defaults: commands.defaults.origin, pretty: commands.pretty.origin, redis: commands.redis.origin };
+    const pids: Record<CommandScenario, number> = { ceiling: ceiling.pid, defaults: commands.defaults.pid, pretty: commands.pretty.pid, redis: commands.redis.pid };
     const targetOf = Object.fromEntries(
       COMMAND_SCENARIOS.map((s) => {
         const target = new Target(s, origins[s], options.concurrency);
@@ -273,6 +292,7 @@ export async function measureCommand(options: CommandPhaseOptions): Promise<Comm
       }),
     ) as Record<CommandScenario, Target>;
     const rates = Object.fromEntries(COMMAND_SCENARIOS.map((s) => [s, [] as number[]])) as Record<CommandScenario, number[]>;
+    const cpu = Object.fromEntries(COMMAND_SCENARIOS.map((s) => [s, [] as number[]])) as Record<CommandScenario, number[]>;
     const redisDuringLoad: Record<string, number> = {};
     let redisLoadSeconds = 0;
     let redisRequests = 0;
@@ -281,9 +301,11 @@ export async function measureCommand(options: CommandPhaseOptions): Promise<Comm
       const warmUp = round === 0;
       for (const scenario of rotation(COMMAND_SCENARIOS, round)) {
         const before = scenario === 'redis' && !warmUp ? await stats() : undefined;
+        const cpuBefore = await cpuOf(pids[scenario]);
         const result = await runLoad({ target: targetOf[scenario], era: '2026', method: 'tools/call', tools: options.tools }, { durationMs: warmUp ? options.warmUpMs : options.sliceMs, concurrency: options.concurrency, minRequests: options.concurrency });
         if (warmUp) continue;
         rates[scenario].push(result.rate);
+        cpu[scenario].push(((await cpuOf(pids[scenario])) - cpuBefore) / result.requests);
         if (before) {
           addInto(redisDuringLoad, commandDelta(before, await stats()));
           redisLoadSeconds += result.seconds;
@@ -306,6 +328,7 @@ export async function measureCommand(options: CommandPhaseOptions): Promise<Comm
       tools: options.tools,
       concurrency: options.concurrency,
       rates,
+      cpu,
       logBytes: { defaults: await size(commands.defaults.logFile), pretty: await size(commands.pretty.logFile), redis: await size(commands.redis.logFile) },
       loadBefore,
       loadAfter: os.loadavg(),
