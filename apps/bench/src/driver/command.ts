@@ -148,7 +148,7 @@ async function waitForText(file: string, pattern: RegExp, child: ChildProcess, w
         const match = pattern.exec(text);
         if (match) done(undefined, match);
       });
-    const onExit = async (code: number | null) => done(new Error(`${what} exited (${code}) before it was ready; its stderr:\n${(await readFile(file, 'utf8')).slice(-3000)}`));
+    const onExit = (code: number | null) => void readFile(file, 'utf8').then((text) => done(new Error(`${what} exited (${code}) before it was ready; its stderr:\n${text.slice(-3000)}`)));
     const timer = setTimeout(() => done(new Error(`${what} was not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
     child.once('exit', onExit);
     watcher.on('change', check);
@@ -165,7 +165,7 @@ async function startCommand(name: string, root: string, args: readonly string[])
   const child = spawn(process.execPath, [path.join(host, 'dist', 'cli.js'), '--port', '0', ...args], { cwd: root, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', fd] });
   closeSync(fd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const [url] = await waitForText(logFile, /http:\/\/127\.0\.0\.1:\d+\/mcp/, child, `reactor-mcp-server (${name})`).catch(async (error: unknown) => {
+  const [url] = await waitForText(logFile, /http:\/\/127\.0\.0\.1:\d+\/mcp/, child, `reactor-mcp-server (${name})`).catch((error: unknown) => {
     child.kill('SIGKILL');
     throw error;
   });
