@@ -3,17 +3,19 @@
  * patterns and fastmcp, side by side in one run, every server in its own
  * process on 127.0.0.1. Prints the tables docs/performance.md shows.
  *
- * Flags: `--quick` (a short smoke run), `--only throughput|memory|cold|telemetry|compression`
- * (repeatable), `--rounds N`, `--slice-ms N`, `--concurrency N`.
+ * Flags: `--quick` (a short smoke run), `--only throughput|memory|cold|telemetry|compression|command`
+ * (repeatable), `--rounds N`, `--slice-ms N`, `--concurrency N`. The `command` phase (the
+ * command as deployed) runs its own rounds: `--command-rounds N` (default 5), 16 in flight.
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureColdStart } from './driver/coldStart.js';
+import { measureCommand } from './driver/command.js';
 import { measureCompression } from './driver/compression.js';
 import { measureMemory } from './driver/memory.js';
 import { measureTelemetryOverhead } from './driver/telemetryOverhead.js';
 import { measureThroughput } from './driver/throughput.js';
-import { cpuComparisonTable, cpuTable, targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
+import { commandTable, cpuComparisonTable, cpuTable, targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
 import { wholeOption } from './wholeOption.js';
 
 const { values } = parseArgs({
@@ -23,10 +25,11 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     'slice-ms': { type: 'string' },
     concurrency: { type: 'string' },
+    'command-rounds': { type: 'string' },
   },
 });
 const quick = values.quick === true;
-const phases = new Set(values.only ?? ['throughput', 'memory', 'cold', 'telemetry', 'compression']);
+const phases = new Set(values.only ?? ['throughput', 'memory', 'cold', 'telemetry', 'compression', 'command']);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const started = performance.now();
@@ -53,11 +56,16 @@ const run: RunResults = {
     ? (log('telemetry overhead…'), await measureTelemetryOverhead({ tools: 100, rounds: quick ? 4 : 40, sliceMs: quick ? 150 : 400, concurrency: wholeOption(values.concurrency, 8), progress: log }))
     : undefined,
   compression: phases.has('compression') ? (log('compression…'), await measureCompression({ tools: 1000, progress: log })) : undefined,
+  command: phases.has('command')
+    ? (log('the command as deployed…'),
+      await measureCommand({ tools: 100, rounds: wholeOption(values['command-rounds'], quick ? 2 : 5), sliceMs: quick ? 300 : 2000, warmUpMs: quick ? 300 : 2000, concurrency: 16, progress: log }))
+    : undefined,
 };
 
 const out: string[] = [];
 out.push(`Node ${process.version} · ${os.cpus().length} cores (${cpu}) · ${os.platform()} ${os.release()} · run took ${Math.round((performance.now() - started) / 1000)} s${quick ? ' · QUICK (smoke run, figures not meaningful)' : ''}`);
 if (run.throughput) out.push('', throughputTable(run.throughput), '', cpuTable(run.throughput), '', cpuComparisonTable(run.throughput));
+if (run.command) out.push('', commandTable(run.command));
 const rows = targetRows(run);
 if (rows.length > 0) out.push('', targetsTable(rows));
 process.stdout.write(`\n${out.join('\n')}\n`);

@@ -4,6 +4,7 @@
  * it was met.
  */
 import type { ColdStartResult } from './driver/coldStart.js';
+import type { CommandPhaseResult } from './driver/command.js';
 import type { CompressionResult } from './driver/compression.js';
 import type { MemoryResult } from './driver/memory.js';
 import { formatBytes, formatRate, formatRatio, markdownTable, median, ratioSummary } from './driver/stats.js';
@@ -17,6 +18,7 @@ export interface RunResults {
   readonly coldStart: ColdStartResult | undefined;
   readonly telemetry?: TelemetryOverheadResult | undefined;
   readonly compression?: CompressionResult | undefined;
+  readonly command?: CommandPhaseResult | undefined;
 }
 
 /** One target: a name, the measured value, the goal and whether it was met. */
@@ -97,6 +99,44 @@ export function cpuComparisonTable(results: ThroughputResults): string {
   return markdownTable(['Server CPU per request, as a multiple (lower is better)', ...counts.map((n) => `${n} tools`)], rows);
 }
 
+const COMMAND_LABELS = {
+  defaults: '`reactor-mcp-server`, defaults (`info` access log, stderr to a file)',
+  pretty: '`reactor-mcp-server --log-format pretty` (stderr to a file)',
+  redis: '`reactor-mcp-server --redis-url` (a local redis-server)',
+} as const;
+
+const loadAverage = (load: readonly number[]) => load.map((l) => l.toFixed(2)).join(' ');
+
+/**
+ * The command as deployed: each row's 2026-07-28 `tools/call` rate against
+ * bare node:http answering the same bytes (median of per-round ratios), and
+ * what the access log wrote.
+ */
+export function commandTable(c: CommandPhaseResult): string {
+  const rows = (['defaults', 'pretty', 'redis'] as const).map((key) => {
+    const r = ratioSummary(c.rates[key], c.rates.ceiling);
+    const cpu = ratioSummary(c.cpu[key], c.cpu.ceiling);
+    return [COMMAND_LABELS[key], formatRate(median(c.rates[key])), `${formatRatio(r.median)} (${formatRatio(r.min)}–${formatRatio(r.max)})`, `${formatRate(median(c.cpu[key]))} (${formatRatio(cpu.median)})`, formatBytes(c.logBytes[key])];
+  });
+  rows.push(['bare `node:http` answering the same bytes', formatRate(median(c.rates.ceiling)), '1×', `${formatRate(median(c.cpu.ceiling))} (1×)`, '—']);
+  const redisLoad = Object.entries(c.redisDuringLoad).map(([n, v]) => `${n} ${v}`).join(', ') || 'none';
+  const redisIdle = Object.entries(c.redisIdle).map(([n, v]) => `${n} ${v}`).join(', ') || 'none';
+  return [
+    markdownTable([`As deployed: 2026-07-28 tools/call, ${c.tools} tools, ${c.concurrency} in flight, ${c.rates.ceiling.length} rounds`, 'requests/s (median)', '÷ bare node:http (rounds)', 'server CPU µs per request (× bare)', 'stderr written'], rows),
+    '',
+    `Load average (1, 5, 15 min): ${loadAverage(c.loadBefore)} at the start of the phase, ${loadAverage(c.loadAfter)} at its end.`,
+    `Redis commands during the measured --redis-url slices (${c.redisLoadSeconds.toFixed(1)} s, ${c.redisRequests.toLocaleString('en-US')} tools/call): ${redisLoad}; ` +
+      `in an idle ${c.redisIdleSeconds.toFixed(1)} s with no request: ${redisIdle}.`,
+  ].join('\n');
+}
+
+/** Redis commands per `tools/call` beyond the replica's idle background (its heartbeat), from the phase's counts. */
+export function redisCommandsPerCall(c: CommandPhaseResult): number {
+  const total = (counts: Readonly<Record<string, number>>) => Object.values(counts).reduce((a, b) => a + b, 0);
+  const background = c.redisIdleSeconds > 0 ? (total(c.redisIdle) / c.redisIdleSeconds) * c.redisLoadSeconds : 0;
+  return Math.max(0, total(c.redisDuringLoad) - background) / Math.max(1, c.redisRequests);
+}
+
 function ratioRow(results: ThroughputResults, tools: number, a: ScenarioKey, b: ScenarioKey, target: string, goal: number): TargetRow {
   const series = results.rates.get(tools);
   const r = ratioSummary(series![a], series![b]);
@@ -134,6 +174,16 @@ export function targetRows(run: RunResults): TargetRow[] {
       goal: '≤ 25%',
       met: share <= 0.25,
     });
+  }
+  const cmd = run.command;
+  if (cmd) {
+    const defaults = ratioSummary(cmd.rates.defaults, cmd.rates.ceiling);
+    const redis = ratioSummary(cmd.rates.redis, cmd.rates.ceiling);
+    const load = `load average ${loadAverage(cmd.loadBefore)} → ${loadAverage(cmd.loadAfter)}`;
+    rows.push({ target: `As deployed: reactor-mcp-server with its defaults (info access log to a file) ÷ bare node:http, 2026-07-28 tools/call (${cmd.tools} tools)`, measured: `${formatRatio(defaults.median)} (rounds: ${formatRatio(defaults.min)}–${formatRatio(defaults.max)}; ${load})`, goal: '≥ 0.7×', met: defaults.median >= 0.7 });
+    rows.push({ target: 'As deployed: the same with --redis-url, against the defaults', measured: `${formatRatio(redis.median)} vs ${formatRatio(defaults.median)}`, goal: 'within 5%', met: redis.median >= defaults.median * 0.95 });
+    const perCall = redisCommandsPerCall(cmd);
+    rows.push({ target: 'As deployed: Redis commands per 2026-07-28 tools/call on a --redis-url replica (beyond its idle heartbeat)', measured: `${perCall.toFixed(4)} (${cmd.redisRequests.toLocaleString('en-US')} calls)`, goal: '0 (< 0.001: noise of the heartbeat)', met: perCall < 0.001 });
   }
   const o = run.telemetry;
   if (o) {

@@ -31,24 +31,7 @@ export async function captureAnswers(count: number): Promise<Map<Method, Capture
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const answers = new Map<Method, CapturedAnswer>();
-    for (const method of METHODS) {
-      const request = wireRequest('2026', method, count, CAPTURE_ID);
-      const response = await fetch(`${origin}/mcp`, { method: 'POST', headers: request.headers, body: request.body });
-      const body = await response.text();
-      const needle = `"id":${CAPTURE_ID}`;
-      const at = body.indexOf(needle);
-      if (at < 0) throw new Error(`the ceiling could not capture ${method}: Reactor answered HTTP ${response.status} ${body.slice(0, 200)}`);
-      answers.set(method, {
-        status: response.status,
-        contentType: response.headers.get('content-type') ?? 'application/json',
-        body,
-        before: Buffer.from(`${body.slice(0, at)}"id":`),
-        after: Buffer.from(body.slice(at + needle.length)),
-      });
-    }
-    return answers;
+    return await captureAnswersFrom(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, count);
   } finally {
     await app.close();
     server.closeAllConnections();
@@ -56,12 +39,33 @@ export async function captureAnswers(count: number): Promise<Map<Method, Capture
   }
 }
 
+/** Asks a running Reactor server at `origin` (`/mcp`) for the answers the ceiling replays (the command phase: the command itself). */
+export async function captureAnswersFrom(origin: string, count: number): Promise<Map<Method, CapturedAnswer>> {
+  const answers = new Map<Method, CapturedAnswer>();
+  for (const method of METHODS) {
+    const request = wireRequest('2026', method, count, CAPTURE_ID);
+    const response = await fetch(`${origin}/mcp`, { method: 'POST', headers: request.headers, body: request.body });
+    const body = await response.text();
+    const needle = `"id":${CAPTURE_ID}`;
+    const at = body.indexOf(needle);
+    if (at < 0) throw new Error(`the ceiling could not capture ${method}: Reactor answered HTTP ${response.status} ${body.slice(0, 200)}`);
+    answers.set(method, {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? 'application/json',
+      body,
+      before: Buffer.from(`${body.slice(0, at)}"id":`),
+      after: Buffer.from(body.slice(at + needle.length)),
+    });
+  }
+  return answers;
+}
+
 const ID = /"id":(\d+)/;
 const METHOD = /"method":"(tools\/list|tools\/call)"/;
 
-/** The ceiling's request handler for `count` catalogue tools. */
-export async function ceilingHandler(count: number): Promise<RequestListener> {
-  const answers = await captureAnswers(count);
+/** The ceiling's request handler for `count` catalogue tools; the answers are captured from `from` (an origin) when given, else from an in-process app. */
+export async function ceilingHandler(count: number, from?: string): Promise<RequestListener> {
+  const answers = from === undefined ? await captureAnswers(count) : await captureAnswersFrom(from, count);
   return (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

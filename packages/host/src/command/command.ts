@@ -23,6 +23,29 @@ import type { CommandDependencies, RunningCommand } from './commandTypes.js';
 export type { CommandDependencies, RunningCommand } from './commandTypes.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** The default (json) log is written in batches of at least this many bytes… */
+const LOG_BATCH_BYTES = 4096;
+/** …or after this long, when fewer lines come. */
+const LOG_FLUSH_MS = 250;
+/** How long an exit waits for the log to be written out (a stalled stderr pipe must not hold the exit forever). */
+const LOG_FLUSH_TIMEOUT_MS = 5_000;
+
+/** Resolves once `logger` has written out what it holds (at once for a logger that writes synchronously), or after a bounded wait. */
+function flushLog(logger: Logger): Promise<void> {
+  const { flush } = logger;
+  if (flush === undefined) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, LOG_FLUSH_TIMEOUT_MS);
+    timer.unref();
+    try {
+      flush.call(logger, () => (clearTimeout(timer), resolve()));
+    } catch {
+      // A destination already closed has nothing left to write.
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
 
 /**
  * Runs the command: parses options, discovers the extensions, builds the host,
@@ -47,7 +70,10 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
         const readable: Logger = pino({ level, name, mixin: traceFields }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
         return readable;
       }
-      const logger: Logger = pino({ level, name, mixin: traceFields }, pino.destination({ dest: 2, sync: true }));
+      // Asynchronous (sonic-boom): a request never waits on a write(2) of its access line. Lines are
+      // written in batches of LOG_BATCH_BYTES, or after LOG_FLUSH_MS when fewer come; `flush` before
+      // every exit and pino's own exit hook write out the rest, so a shutdown or a fatal error loses none.
+      const logger: Logger = pino({ level, name, mixin: traceFields }, pino.destination({ dest: 2, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
       return logger;
     },
     connectRedis: (redisOptions) => loadRedis(redisOptions, overrides.root),
@@ -81,6 +107,17 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     throw invalid('flag "--watch"', 'serves on loopback only', '--host 127.0.0.1 (or localhost, ::1)', `--host ${options.host}`, 'watch mode is a development loop; run without --watch to serve other hosts');
   }
   const logger = await deps.createLogger(options.logLevel, options.name, options.logFormat);
+  try {
+    return await runLogging(options, env, deps, logger);
+  } catch (error) {
+    // Written out before the caller reports the error (the bin, on stderr), so the lines stay in order.
+    await flushLog(logger);
+    throw error;
+  }
+}
+
+/** The rest of {@link runCommand}, once the logger is made. */
+async function runLogging(options: CommandOptions, env: NodeJS.ProcessEnv, deps: CommandDependencies, logger: Logger): Promise<RunningCommand | undefined> {
   if (options.command === 'server-json') {
     await printServerJson(options, deps, logger);
     return undefined;
@@ -146,16 +183,25 @@ function closeOnSignals(running: RunningCommand, ended: Promise<void> | undefine
     stopping = true;
     logger.info(fields, `${why}; shutting down`);
     void running.close().then(
-      () => deps.exit(0),
+      () => flushLog(logger).then(() => deps.exit(0)),
       (error: unknown) => {
         logger.error({ err: error }, `shutdown failed: ${errorMessage(error)}`);
-        deps.exit(1);
+        return flushLog(logger).then(() => deps.exit(1));
       },
     );
   };
   // `once`: a second signal gets Node's default action, so a stuck shutdown can still be interrupted.
   const onSignal = (signal: NodeJS.Signals) => stop(`received ${signal} (send it again to stop at once)`, { signal });
   for (const signal of SIGNALS) deps.signals.once(signal, onSignal);
+  // A fatal error (an exception nothing caught, or a rejection nothing handled): logged, the log
+  // written out (the access lines of the requests answered before it included), then exit 1.
+  // No graceful close: after such an error the process's state is unknown.
+  const onFatal = (error: unknown) => {
+    stopping = true;
+    logger.error({ err: error, fatal: true }, `fatal error: ${errorMessage(error)}; exiting`);
+    void flushLog(logger).then(() => deps.exit(1));
+  };
+  deps.signals.once('uncaughtException', onFatal);
   void ended?.then(() => stop('the client closed the stdio connection', {}));
   return Object.defineProperties({ ...running }, {
     // Watch mode swaps hosts on reload: keep reading the running one.
@@ -164,6 +210,7 @@ function closeOnSignals(running: RunningCommand, ended: Promise<void> | undefine
       value: () => {
         stopping = true;
         for (const signal of SIGNALS) deps.signals.removeListener(signal, onSignal);
+        deps.signals.removeListener('uncaughtException', onFatal);
         return running.close();
       },
       enumerable: true,

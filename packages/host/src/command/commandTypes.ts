@@ -25,7 +25,7 @@ export interface CommandDependencies {
   createMcpApp: (host: McpHost, options: McpAppOptions) => Promise<Pick<McpApp, 'close'> & ((req: IncomingMessage, res: ServerResponse) => void)>;
   /** Default: `serveStdio`, imported only in stdio mode. */
   serveStdio: (host: McpHost, options: ServeStdioOptions) => Promise<StdioServing>;
-  /** Makes the logger; default pino to stderr (fd 2), imported only when the command runs; `pretty` through pino-pretty. */
+  /** Makes the logger; default pino to stderr (fd 2), asynchronously (sonic-boom), imported only when the command runs; `pretty` through pino-pretty. */
   createLogger: (level: LogLevel, name: string, format: 'json' | 'pretty') => Logger | Promise<Logger>;
   /** Where `--help` and `--version` print. */
   stdout: (text: string) => void;
@@ -33,9 +33,12 @@ export interface CommandDependencies {
   stderr: (text: string) => void;
   /** Whether a person is watching (stderr is a terminal): then the URL is also printed plainly. */
   interactive: boolean;
-  /** Where SIGINT/SIGTERM (and, with a tokens file, SIGHUP) are listened for. */
+  /**
+   * Where SIGINT/SIGTERM (and, with a tokens file, SIGHUP) are listened for, and
+   * `uncaughtException` (a fatal error: logged, the log written out, then `exit(1)`).
+   */
   signals: Pick<NodeJS.Process, 'once' | 'removeListener'>;
-  /** Called with 0 once a signal's shutdown is done. */
+  /** Called with 0 once a signal's shutdown is done (1 after a fatal error), once the log is written out. */
   exit: (code: number) => void;
   /** How long open requests may take to finish on shutdown, ms. Default 10 000. */
   shutdownGraceMs: number;

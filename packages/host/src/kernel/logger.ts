@@ -24,6 +24,12 @@ export interface Logger {
    * per request).
    */
   isLevelEnabled?(level: LogLevel): boolean;
+  /**
+   * Writes out what an asynchronous destination still holds, then calls
+   * `callback` (pino's method of that name). Optional: a logger without it
+   * writes synchronously. The command calls it before it exits.
+   */
+  flush?(callback?: (error?: Error) => void): void;
 }
 
 /** Levels in increasing severity, as pino names them. */
