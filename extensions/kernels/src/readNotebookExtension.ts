@@ -1,5 +1,5 @@
 /**
- * An extension of spaces' `read_notebook`: once kernels is awake, the result
+ * An extension of spaces' `read_notebook`: where the kernels toolset is served (`when: 'active'`), the result
  * says whether the notebook has a live kernel and its state (`live_kernel`;
  * spaces' own `kernel` field names the notebook's kernelspec), and
  * gives each cell its id (what execute_cell takes), so a model reading a
@@ -100,6 +100,8 @@ function isNotebookResult(value: unknown): value is NotebookResult {
 export function createReadNotebookExtension(runtime: () => KernelsRuntime | undefined): ToolExtension {
   return {
     order: READ_NOTEBOOK_EXTENSION_ORDER,
+    // Only where the kernels toolset is served: a client without execute_cell is never told about it.
+    when: 'active',
     description: READ_NOTEBOOK_DESCRIPTION,
     outputSchema: readNotebookWithKernelOutput,
     meta: { 'reactor/kernels': { annotates: 'live kernel state and cell ids' } },
