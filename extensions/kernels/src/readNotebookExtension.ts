@@ -55,7 +55,7 @@ export const readNotebookWithKernelOutput = z.looseObject({
 export const READ_NOTEBOOK_DESCRIPTION =
   'Read a Jupyter notebook (.ipynb) as cells: Markdown and code with their outputs, summarised (long output keeps its head and tail, images are named with their size, errors show the exception). ' +
   'Read a range with cells: { start, end }; a long notebook comes in pages: continue from nextCell. ' +
-  'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell (toolset "kernels").';
+  'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell, change them with insert_cell, overwrite_cell_source and delete_cell (toolset "kernels").';
 
 /** The caller's kernel of the notebook (owner.ts): another principal's is never reported. */
 async function kernelOf(runtime: KernelsRuntime, space: string, path: string, owner: KernelOwner): Promise<KernelAnnotation> {
@@ -79,6 +79,28 @@ async function kernelOf(runtime: KernelsRuntime, space: string, path: string, ow
     return { live: true, kernel_id: found.kernel.id, kernelspec: found.kernel.name, state: found.kernel.execution_state ?? 'unknown', started_by_us: false, hint };
   }
   return { live: false, hint: 'No kernel: open_notebook or execute_cell starts one.' };
+}
+
+/**
+ * The notebook's version (Jupyter's `last_modified`) before spaces reads it, for the writing
+ * tools (readVersions.ts); undefined when it cannot be had quickly — then no read is recorded.
+ */
+async function versionOf(rt: KernelsRuntime | undefined, args: unknown): Promise<{ jupyterPath: string; lastModified: string } | undefined> {
+  const { space, path } = (typeof args === 'object' && args !== null ? args : {}) as { space?: unknown; path?: unknown };
+  if (rt === undefined || typeof space !== 'string' || typeof path !== 'string') return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const ref = await rt.notebook(space, path);
+    const model = await Promise.race([
+      rt.client().contents.get(ref.jupyterPath, { type: 'notebook', content: false }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), LOOKUP_MS))),
+    ]);
+    return { jupyterPath: ref.jupyterPath, lastModified: model.last_modified };
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function cellIds(runtime: KernelsRuntime, space: string, path: string): Promise<string[]> {
@@ -110,8 +132,11 @@ export function createReadNotebookExtension(runtime: () => KernelsRuntime | unde
         throw new TypeError(`kernels cannot extend "${READ_NOTEBOOK_TOOL}": expected its handler to be a function`);
       }
       return async (args, ctx) => {
+        // The version first: a change landing while spaces reads makes the recorded version older, never newer.
+        const version = await versionOf(runtime(), args);
         const result: unknown = await original(args, ctx);
         const rt = runtime();
+        if (rt !== undefined && version !== undefined && isNotebookResult(result)) rt.readVersions.seen(ctx, version.jupyterPath, version.lastModified);
         if (rt === undefined || !isNotebookResult(result)) return result;
         try {
           const ids = await cellIds(rt, result.space, result.path);

@@ -15,6 +15,7 @@ import { startJupyterServer, type JupyterServerProcess } from './jupyterServer.j
 import type { NotebookRef } from './notebookFile.js';
 import { NotebookKernels } from './notebookKernels.js';
 import { quietJupyterlabConsole } from './quietConsole.js';
+import { ReadVersions } from './readVersions.js';
 
 /** Options of `createKernelsExtension`. */
 export interface KernelsOptions {
@@ -54,6 +55,8 @@ export interface KernelsRuntime {
   readonly spaces: SpacesRuntime;
   readonly kernels: NotebookKernels;
   readonly executions: ExecutionStore;
+  /** The notebook version each reader last read (what the writing tools check against). */
+  readonly readVersions: ReadVersions;
   /** The source in force (read once). */
   source(): JupyterSource;
   /** Whether the tools can be offered, and if not why (cheap after the first call). */
@@ -128,6 +131,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
     spaces,
     kernels,
     executions,
+    readVersions: new ReadVersions(),
     source: getSource,
     availability() {
       if (available) return available;
@@ -163,7 +167,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
           hint: 'the server\'s root must contain every space: set REACTOR_JUPYTER_ROOT (or the "rootDir" option) to a folder above them',
         });
       }
-      return { space: space.name, path: resolved.relative, jupyterPath: rel.split(path.sep).join('/') };
+      return { space: space.name, path: resolved.relative, jupyterPath: rel.split(path.sep).join('/'), absolute: resolved.absolute };
     },
     async locate(jupyterPath) {
       const root = jupyterRoot ?? spacesFolder();
