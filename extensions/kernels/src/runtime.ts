@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createRuntime as createSpacesRuntime, resolveInSpace, type SpacesOptions, type SpacesRuntime } from '@reactor/ext-spaces';
 import { ErrorCodes, type ExtensionAvailability, type Logger } from '@reactor/host';
-import { INSTALL_HINT, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, type JupyterOption, type JupyterSource, type KernelsLimits } from './config.js';
+import { checkPython, DEFAULT_PYTHON, findPython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, type JupyterOption, type JupyterSource, type KernelsLimits } from './config.js';
 import { EXTENSION_NAME, kernelError, notebookSubject } from './errors.js';
 import { ExecutionStore } from './execution.js';
 import { createJupyterClient, displayUrl, type JupyterClient } from './jupyterClient.js';
@@ -21,7 +21,11 @@ import { ReadVersions } from './readVersions.js';
 export interface KernelsOptions {
   /** Where kernels come from: `'auto'`, `{ url, token, rootDir? }`, or `'off'`. Default: the environment (see README). */
   readonly jupyter?: JupyterOption;
-  /** The Python of the embedded server. Default `REACTOR_JUPYTER_PYTHON`, else `/usr/bin/python3`. */
+  /**
+   * The Python of the embedded server. Default `REACTOR_JUPYTER_PYTHON`, else the first with
+   * jupyter_server and ipykernel of: the active virtual env (`VIRTUAL_ENV`), conda env
+   * (`CONDA_PREFIX`), `python3`/`python` on `PATH`, `/usr/bin/python3`.
+   */
   readonly python?: string;
   /** The spaces whose notebooks run: the same options as the spaces extension (default: its roots — `REACTOR_SPACES_ROOT`, else its sample). */
   readonly spaces?: SpacesOptions;
@@ -106,6 +110,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
   const spaces = createSpacesRuntime(options.spaces ?? {});
   const executions = new ExecutionStore(limits.keptExecutions);
   let source: JupyterSource | undefined;
+  let python: string | undefined;
   let available: ExtensionAvailability | undefined;
   let client: JupyterClient | undefined;
   let embedded: JupyterServerProcess | undefined;
@@ -138,8 +143,9 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
       const from = getSource();
       if (from.kind === 'off') return (available = { available: false, reason: from.reason, hint: from.hint });
       if (from.kind === 'auto') {
-        const probe = probePython(from.python);
-        if (!probe.ok) return (available = { available: false, reason: `REACTOR_JUPYTER=auto, but ${probe.reason}`, hint: INSTALL_HINT });
+        const found = from.python !== undefined ? checkPython(from.python) : findPython(env);
+        if (!found.ok) return (available = { available: false, reason: `REACTOR_JUPYTER=auto, but ${found.reason}`, hint: found.hint });
+        python = found.python;
       }
       return (available = { available: true });
     },
@@ -193,7 +199,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
         if (from.kind === 'auto') {
           jupyterRoot = spacesFolder();
           embedded = await startJupyterServer({
-            python: from.python,
+            python: python ?? from.python ?? DEFAULT_PYTHON,
             rootDir: jupyterRoot,
             logger,
             startTimeoutMs: limits.startTimeoutMs,
@@ -206,7 +212,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
             if (starts > 0) logger.error({ how }, `the embedded Jupyter Server exited unexpectedly (${how}); kernels tools will answer errors until this server restarts`);
           });
           client = createJupyterClient({ url: embedded.url, token: embedded.token }, limits.requestTimeoutMs);
-          logger.info({ url: embedded.url, rootDir: jupyterRoot }, 'started the embedded Jupyter Server');
+          logger.info({ url: embedded.url, rootDir: jupyterRoot, python: python ?? from.python }, 'started the embedded Jupyter Server');
         } else {
           jupyterRoot = from.rootDir !== undefined ? path.resolve(from.rootDir) : spacesFolder();
           client = createJupyterClient({ url: from.url, token: from.token }, limits.requestTimeoutMs);
