@@ -10,31 +10,14 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { isCode, type ICell, type ICodeCell, type INotebookContent, type IOutput } from '@jupyterlab/nbformat';
 import type { ContentsManager } from '@jupyterlab/services';
 import { kernelError, messageOf, notebookSubject } from './errors.js';
 import type { NbOutput } from './outputs.js';
 
-/** A notebook cell as nbformat 4 stores it (the fields this extension reads or writes). */
-export interface NbCell {
-  id?: string;
-  cell_type: string;
-  source: string | string[];
-  outputs?: unknown[];
-  execution_count?: number | null;
-  metadata?: Record<string, unknown>;
-}
-
-/** A notebook's JSON (the fields this extension reads). */
-export interface NbContent {
-  cells: NbCell[];
-  metadata?: { kernelspec?: { name?: string; display_name?: string } } & Record<string, unknown>;
-  nbformat?: number;
-  nbformat_minor?: number;
-}
-
 /** A notebook as read, with the version it was read at. */
 export interface ReadNotebook {
-  readonly content: NbContent;
+  readonly content: INotebookContent;
   readonly lastModified: string;
 }
 
@@ -48,24 +31,24 @@ export interface NotebookRef {
 }
 
 /** The id a cell is called by: its nbformat id, or `#<index>` for notebooks older than nbformat 4.5. */
-export function cellIdOf(cell: NbCell, index: number): string {
-  return typeof cell.id === 'string' && cell.id !== '' ? cell.id : `#${index}`;
+export function cellIdOf(cell: ICell, index: number): string {
+  return typeof cell['id'] === 'string' && cell['id'] !== '' ? cell['id'] : `#${index}`;
 }
 
 /** A cell's source as one string. */
-export function sourceOf(cell: NbCell): string {
+export function sourceOf(cell: ICell): string {
   return Array.isArray(cell.source) ? cell.source.join('') : cell.source;
 }
 
 /** A short listing of the cells: id, type, first line. */
-export function cellIndex(content: NbContent): Array<{ id: string; type: string; first_line: string }> {
+export function cellIndex(content: INotebookContent): Array<{ id: string; type: string; first_line: string }> {
   return content.cells.map((cell, i) => ({ id: cellIdOf(cell, i), type: cell.cell_type, first_line: (sourceOf(cell).split('\n')[0] ?? '').slice(0, 120) }));
 }
 
 /** Reads a notebook. */
 export async function readNotebook(contents: ContentsManager, ref: NotebookRef): Promise<ReadNotebook> {
   const model = await contents.get(ref.jupyterPath, { type: 'notebook', content: true });
-  const content = model.content as NbContent | null;
+  const content = model.content as INotebookContent | null;
   if (content === null || typeof content !== 'object' || !Array.isArray(content.cells)) {
     throw kernelError(notebookSubject(ref.space, ref.path), 'is not a notebook Jupyter can read', { expected: 'nbformat 4 JSON with a "cells" array' });
   }
@@ -73,7 +56,7 @@ export async function readNotebook(contents: ContentsManager, ref: NotebookRef):
 }
 
 /** Finds a cell by id, or throws naming the ids there are. */
-export function findCell(content: NbContent, ref: NotebookRef, cellId: string): { cell: NbCell; index: number } {
+export function findCell(content: INotebookContent, ref: NotebookRef, cellId: string): { cell: ICell; index: number } {
   const index = content.cells.findIndex((cell, i) => cellIdOf(cell, i) === cellId);
   if (index < 0) {
     const ids = content.cells.map(cellIdOf);
@@ -82,16 +65,16 @@ export function findCell(content: NbContent, ref: NotebookRef, cellId: string): 
       hint: 'open_notebook (or read_notebook) lists each cell with its id',
     });
   }
-  return { cell: content.cells[index] as NbCell, index };
+  return { cell: content.cells[index] as ICell, index };
 }
 
 /** Finds a code cell by id, or throws naming the ids there are. */
-export function findCodeCell(content: NbContent, ref: NotebookRef, cellId: string): { cell: NbCell; index: number } {
-  const found = findCell(content, ref, cellId);
-  if (found.cell.cell_type !== 'code') {
-    throw kernelError(`cell ${JSON.stringify(cellId)} of ${notebookSubject(ref.space, ref.path)}`, `is a ${found.cell.cell_type} cell, not a code cell`, { hint: 'only code cells run; pick a cell whose type is "code"' });
+export function findCodeCell(content: INotebookContent, ref: NotebookRef, cellId: string): { cell: ICodeCell; index: number } {
+  const { cell, index } = findCell(content, ref, cellId);
+  if (!isCode(cell)) {
+    throw kernelError(`cell ${JSON.stringify(cellId)} of ${notebookSubject(ref.space, ref.path)}`, `is a ${cell.cell_type} cell, not a code cell`, { hint: 'only code cells run; pick a cell whose type is "code"' });
   }
-  return found;
+  return { cell, index };
 }
 
 /** What an edit did: written (with the new version), or refused because the file changed since the version read. */
@@ -104,7 +87,7 @@ export type SaveOutcome = { readonly saved: true; readonly lastModified: string 
  * tools). The check and the write are two steps: a change landing between
  * them, within milliseconds, is the one case it cannot see.
  */
-export async function editNotebook(contents: ContentsManager, ref: NotebookRef, lastModified: string, edit: (content: NbContent) => void): Promise<SaveOutcome> {
+export async function editNotebook(contents: ContentsManager, ref: NotebookRef, lastModified: string, edit: (content: INotebookContent) => void): Promise<SaveOutcome> {
   const now = await readNotebook(contents, ref);
   if (now.lastModified !== lastModified) return { saved: false, readAt: lastModified, changedAt: now.lastModified };
   edit(now.content);
@@ -122,7 +105,8 @@ export async function editNotebook(contents: ContentsManager, ref: NotebookRef, 
 export async function saveCellOutputs(contents: ContentsManager, ref: NotebookRef, cellId: string, lastModified: string, outputs: readonly NbOutput[], executionCount: number | null): Promise<SaveOutcome> {
   return await editNotebook(contents, ref, lastModified, (content) => {
     const { cell } = findCodeCell(content, ref, cellId);
-    cell.outputs = outputs.map((o) => ({ ...o }));
+    // The outputs collected from the kernel are nbformat's (a subset of IOutput).
+    cell.outputs = outputs.map((o) => ({ ...o }) as IOutput);
     cell.execution_count = executionCount;
   });
 }
@@ -134,7 +118,7 @@ const MULTILINE = new Set(['source', 'text']);
  * A notebook as nbformat writes it (`json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False)`,
  * multi-line text as lists of lines), so a notebook the model changed diffs like one Jupyter saved.
  */
-export function notebookJson(content: NbContent): string {
+export function notebookJson(content: INotebookContent): string {
   const canonical = (value: unknown, key: string | undefined, inData: boolean): unknown => {
     if (typeof value === 'string') {
       return (MULTILINE.has(key ?? '') || (inData && key !== undefined && key.startsWith('text/'))) && value.includes('\n') ? splitLines(value) : value;

@@ -17,7 +17,8 @@ import type { AnyToolHandler, ToolExtension } from '@reactor/host';
 import { z } from 'zod';
 import { messageOf } from './errors.js';
 import { jupyterFailure } from './jupyterClient.js';
-import { cellIdOf, type NbContent } from './notebookFile.js';
+import type { INotebookContent } from '@jupyterlab/nbformat';
+import { cellIdOf } from './notebookFile.js';
 import { ownerOf, type KernelOwner } from './owner.js';
 import type { KernelsRuntime } from './runtime.js';
 
@@ -106,7 +107,7 @@ async function versionOf(rt: KernelsRuntime | undefined, args: unknown): Promise
 async function cellIds(runtime: KernelsRuntime, space: string, path: string): Promise<string[]> {
   const resolved = await resolveInSpace(await runtime.spaces.space(space), path);
   if (resolved.stats.size > runtime.spaces.limits.maxFileBytes) return [];
-  const content = JSON.parse(await readFile(resolved.absolute, 'utf8')) as NbContent;
+  const content = JSON.parse(await readFile(resolved.absolute, 'utf8')) as INotebookContent;
   return Array.isArray(content.cells) ? content.cells.map(cellIdOf) : [];
 }
 

@@ -8,11 +8,12 @@
  * kernel is started, and the change is the caller's to run.
  */
 import { randomBytes } from 'node:crypto';
+import { isCode, type ICell, type INotebookContent } from '@jupyterlab/nbformat';
 import type { ToolAnnotations, ToolContext } from '@reactor/host';
 import { z } from 'zod';
 import { kernelError, notebookSubject } from '../errors.js';
 import { jupyterFailure } from '../jupyterClient.js';
-import { cellIdOf, editNotebook, findCell, sourceOf, type NbCell, type NbContent, type NotebookRef } from '../notebookFile.js';
+import { cellIdOf, editNotebook, findCell, sourceOf, type NotebookRef } from '../notebookFile.js';
 import type { KernelsRuntime } from '../runtime.js';
 import { defineKernelsTool, notebookArg, spaceArg } from './common.js';
 
@@ -38,13 +39,13 @@ const changed = {
 /** The note for a notebook without cell ids, whose "#n" ids are positions. */
 const POSITIONAL = 'This notebook has no cell ids: cells are called by position ("#n"), so the cells after this one were renumbered — read the notebook again before the next change.';
 
-function hasCellIds(content: NbContent): boolean {
-  return (content.nbformat ?? 4) > 4 || ((content.nbformat ?? 4) === 4 && (content.nbformat_minor ?? 0) >= 5) || content.cells.some((c) => typeof c.id === 'string' && c.id !== '');
+function hasCellIds(content: INotebookContent): boolean {
+  return content.nbformat > 4 || (content.nbformat === 4 && content.nbformat_minor >= 5) || content.cells.some((c) => typeof c['id'] === 'string' && c['id'] !== '');
 }
 
 /** A new cell id as nbformat makes them (8 hex digits), unique in the notebook. */
-function newCellId(content: NbContent): string {
-  const taken = new Set(content.cells.map((c) => c.id));
+function newCellId(content: INotebookContent): string {
+  const taken = new Set(content.cells.map((c) => c['id']));
   for (;;) {
     const id = randomBytes(4).toString('hex');
     if (!taken.has(id)) return id;
@@ -56,7 +57,7 @@ function newCellId(content: NbContent): string {
  * remembers the new version as read (the caller knows what it wrote). Refuses,
  * writing nothing, when the caller never read it or it changed since.
  */
-async function changeNotebook<R>(runtime: KernelsRuntime, ctx: ToolContext, space: string, userPath: string, what: string, edit: (content: NbContent, ref: NotebookRef) => R): Promise<{ ref: NotebookRef; result: R }> {
+async function changeNotebook<R>(runtime: KernelsRuntime, ctx: ToolContext, space: string, userPath: string, what: string, edit: (content: INotebookContent, ref: NotebookRef) => R): Promise<{ ref: NotebookRef; result: R }> {
   const ref = await runtime.notebook(space, userPath);
   const client = runtime.client();
   const readAt = runtime.readVersions.lastRead(ctx, ref.jupyterPath);
@@ -111,7 +112,7 @@ export function createInsertCellTool(runtime: KernelsRuntime) {
           : content.cells.length;
         const withIds = hasCellIds(content);
         const base = { ...(withIds ? { id: newCellId(content) } : {}), metadata: {}, source: args.source };
-        const cell: NbCell = args.cell_type === 'code' ? { ...base, cell_type: 'code', execution_count: null, outputs: [] } : { ...base, cell_type: args.cell_type };
+        const cell: ICell = args.cell_type === 'code' ? { ...base, cell_type: 'code', execution_count: null, outputs: [] } : { ...base, cell_type: args.cell_type };
         content.cells.splice(index, 0, cell);
         return { id: cellIdOf(cell, index), index, cells: content.cells.length, withIds };
       });
@@ -144,8 +145,8 @@ export function createOverwriteCellSourceTool(runtime: KernelsRuntime) {
         const { cell, index } = findCell(content, ref, args.cell_id);
         cell.source = args.source;
         let cleared = 0;
-        if (cell.cell_type === 'code') {
-          cleared = Array.isArray(cell.outputs) ? cell.outputs.length : 0;
+        if (isCode(cell)) {
+          cleared = cell.outputs.length;
           cell.outputs = [];
           cell.execution_count = null;
         }
