@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { checkPython, DEFAULT_KERNELS_LIMITS, DEFAULT_PYTHON, findPython, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, resolveScopes } from './config.js';
+import { checkPython, DEFAULT_KERNELS_LIMITS, findPython, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, resolveScopes } from './config.js';
 import { jupyterServerEnv } from './jupyterServer.js';
 import { createKernelsExtension } from './extension.js';
 
