@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KERNELS_LIMITS, DEFAULT_PYTHON, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, resolveScopes } from './config.js';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { checkPython, DEFAULT_KERNELS_LIMITS, findPython, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, resolveScopes } from './config.js';
 import { jupyterServerEnv } from './jupyterServer.js';
 import { createKernelsExtension } from './extension.js';
 
@@ -9,7 +12,7 @@ describe('resolveJupyterSource', () => {
   });
 
   it('reads REACTOR_JUPYTER=auto (with Debian\'s Python unless told otherwise) and the URL variables, the URL winning', () => {
-    expect(resolveJupyterSource(undefined, { REACTOR_JUPYTER: 'auto' })).toEqual({ kind: 'auto', python: DEFAULT_PYTHON });
+    expect(resolveJupyterSource(undefined, { REACTOR_JUPYTER: 'auto' })).toEqual({ kind: 'auto', python: undefined });
     expect(resolveJupyterSource(undefined, { REACTOR_JUPYTER: 'AUTO', REACTOR_JUPYTER_PYTHON: '/opt/py' })).toEqual({ kind: 'auto', python: '/opt/py' });
     expect(resolveJupyterSource(undefined, { REACTOR_JUPYTER: 'auto', REACTOR_JUPYTER_URL: 'http://127.0.0.1:8888', REACTOR_JUPYTER_TOKEN: 't', REACTOR_JUPYTER_ROOT: '/srv' })).toEqual({
       kind: 'remote',
@@ -87,5 +90,63 @@ describe('the embedded server\'s environment', () => {
 describe('probePython', () => {
   it('says why a Python cannot run the embedded server', () => {
     expect(probePython('/nonexistent/python')).toEqual({ ok: false, reason: '/nonexistent/python cannot be run (ENOENT)' });
+  });
+});
+
+describe('findPython: the embedded server\'s Python when none is configured', () => {
+  /** A folder with python3 files (empty: the probe below decides which "have Jupyter"). */
+  function folders() {
+    const root = mkdtempSync(join(tmpdir(), 'reactor-find-python-'));
+    const make = (...parts: string[]) => {
+      const file = join(root, ...parts);
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, '');
+      chmodSync(file, 0o755);
+      return file;
+    };
+    return { root, make, remove: () => rmSync(root, { recursive: true, force: true }) };
+  }
+  const having = (...withJupyter: string[]) => (python: string) => (withJupyter.includes(python) ? { ok: true as const } : { ok: false as const, reason: `${python} cannot import jupyter_server and ipykernel (ModuleNotFoundError)` });
+
+  it('takes the active virtual env first, then conda, then PATH, then /usr/bin/python3 — the first that has Jupyter', () => {
+    const f = folders();
+    try {
+      const venv = f.make('venv', 'bin', 'python');
+      const conda = f.make('conda', 'bin', 'python3');
+      const onPath = f.make('path1', 'python3');
+      const later = f.make('path2', 'python3');
+      const env = { VIRTUAL_ENV: join(f.root, 'venv'), CONDA_PREFIX: join(f.root, 'conda'), PATH: [join(f.root, 'path1'), 'relative/bin', join(f.root, 'path2')].join(delimiter) };
+      const fallback = [f.make('usr', 'python3')];
+      expect(findPython(env, having(venv, conda, onPath, later, fallback[0]!), fallback)).toEqual({ ok: true, python: venv });
+      expect(findPython(env, having(conda, onPath, later), fallback)).toEqual({ ok: true, python: conda });
+      // PATH's first python3 lacks Jupyter (as a pyenv shim may): the next one that has it is taken.
+      expect(findPython({ PATH: env.PATH }, having(later), fallback)).toEqual({ ok: true, python: later });
+      expect(findPython({ PATH: env.PATH }, having(fallback[0]!), fallback)).toEqual({ ok: true, python: fallback[0] });
+    } finally {
+      f.remove();
+    }
+  });
+
+  it('names every Python it tried and how to install Jupyter with pip (or apt) when none has it', () => {
+    const f = folders();
+    try {
+      const onPath = f.make('bin', 'python3');
+      const found = findPython({ PATH: join(f.root, 'bin') }, having(), []);
+      expect(found).toEqual({ ok: false, reason: `no Python has jupyter_server and ipykernel: ${onPath} cannot import jupyter_server and ipykernel (ModuleNotFoundError)`, hint: expect.stringContaining('python3 -m pip install jupyter_server ipykernel') });
+      expect(found.ok === false && found.hint).toContain('apt-get install python3-jupyter-server python3-ipykernel');
+      expect(findPython({ PATH: '' }, having(), [])).toMatchObject({ ok: false, reason: expect.stringContaining('no Python was found') });
+    } finally {
+      f.remove();
+    }
+  });
+
+  it('checks a configured Python itself, and its hint installs into that Python', () => {
+    expect(checkPython('/opt/py/bin/python', having())).toEqual({ ok: false, reason: expect.stringContaining('/opt/py/bin/python cannot import'), hint: expect.stringContaining('/opt/py/bin/python -m pip install jupyter_server ipykernel') });
+  });
+
+  it('finds a Python that really runs Jupyter on this machine (CI runs the real-Jupyter tests with it)', () => {
+    const found = findPython(process.env);
+    expect(found, found.ok ? '' : `${found.reason}; ${found.hint}`).toMatchObject({ ok: true });
+    expect(found.ok && probePython(found.python)).toEqual({ ok: true });
   });
 });

@@ -7,10 +7,14 @@
  *   whose root directory is the spaces root (`REACTOR_JUPYTER_ROOT` says where
  *   that is on this machine when it differs from the spaces' common folder).
  * - `REACTOR_JUPYTER=auto`: start a Jupyter Server on loopback with a random
- *   token (`/usr/bin/python3 -m jupyter_server`, or `REACTOR_JUPYTER_PYTHON`).
+ *   token (`<python> -m jupyter_server`: `REACTOR_JUPYTER_PYTHON`, else the
+ *   first Python with jupyter_server and ipykernel — the active virtual env's,
+ *   conda's, PATH's, then `/usr/bin/python3`; see {@link findPython}).
  * - nothing: unavailable, saying why and how to enable it.
  */
 import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { ErrorCodes } from '@reactor/host';
 import { kernelError } from './errors.js';
 import { assertPassableEnv } from './jupyterServer.js';
@@ -26,7 +30,7 @@ export const JUPYTER_ENV = {
   passEnv: 'REACTOR_JUPYTER_PASS_ENV',
 } as const;
 
-/** The Python the embedded server runs with: Debian's, which has python3-jupyter-server and python3-ipykernel. */
+/** The last Python tried for the embedded server: Debian's, which has python3-jupyter-server and python3-ipykernel. */
 export const DEFAULT_PYTHON = '/usr/bin/python3';
 
 /** A Jupyter Server the operator runs. */
@@ -43,7 +47,7 @@ export type JupyterOption = 'auto' | 'off' | RemoteJupyter;
 /** The source of kernels in force. */
 export type JupyterSource =
   | { readonly kind: 'remote'; readonly url: string; readonly token: string; readonly rootDir: string | undefined }
-  | { readonly kind: 'auto'; readonly python: string }
+  | { readonly kind: 'auto'; /** The configured Python; undefined: the first that has Jupyter ({@link findPython}). */ readonly python: string | undefined }
   | { readonly kind: 'off'; readonly reason: string; readonly hint: string };
 
 /** Limits of the extension. */
@@ -128,12 +132,12 @@ export function resolveLimits(limits: Partial<KernelsLimits> = {}): KernelsLimit
 }
 
 const HOW_TO_ENABLE =
-  `set ${JUPYTER_ENV.mode}=auto to start a Jupyter Server on loopback (needs Debian's python3-jupyter-server and python3-ipykernel), ` +
+  `set ${JUPYTER_ENV.mode}=auto to start a Jupyter Server on loopback (needs a Python with jupyter_server and ipykernel: pip install jupyter_server ipykernel), ` +
   `or ${JUPYTER_ENV.url} and ${JUPYTER_ENV.token} for a server you run whose root directory is the spaces root`;
 
 /** The kernels' source from the option, else the environment. Reads nothing but its arguments. */
 export function resolveJupyterSource(option: JupyterOption | undefined, env: NodeJS.ProcessEnv, python?: string): JupyterSource {
-  const pythonPath = python ?? (env[JUPYTER_ENV.python]?.trim() || DEFAULT_PYTHON);
+  const pythonPath = python ?? (env[JUPYTER_ENV.python]?.trim() || undefined);
   if (option === 'auto') return { kind: 'auto', python: pythonPath };
   if (option === 'off') return { kind: 'off', reason: 'kernels are switched off by the "jupyter" option', hint: 'pass jupyter: "auto" or { url, token }' };
   if (option !== undefined) return remote(option.url, option.token, option.rootDir, 'option "jupyter"');
@@ -178,8 +182,76 @@ export function probePython(python: string): { ok: true } | { ok: false; reason:
   return { ok: true };
 }
 
-/** The hint when the embedded server's Python lacks Jupyter. */
-export const INSTALL_HINT = `install Debian's python3-jupyter-server and python3-ipykernel (apt-get install python3-jupyter-server python3-ipykernel), or set ${JUPYTER_ENV.python} to a Python that has jupyter_server and ipykernel`;
+/** The hint when a Python lacks Jupyter: pip for it (or the usual one), apt on Debian, or another Python. */
+export function installHint(python?: string): string {
+  return (
+    `install jupyter_server and ipykernel with pip: ${python ?? 'python3'} -m pip install jupyter_server ipykernel` +
+    (python === undefined ? ' (into your virtual env or conda env: the active one is found through VIRTUAL_ENV / CONDA_PREFIX)' : '') +
+    `, or on Debian or Ubuntu: apt-get install python3-jupyter-server python3-ipykernel; or set ${JUPYTER_ENV.python} to a Python that has them`
+  );
+}
+
+/** The hint when no Python has Jupyter. */
+export const INSTALL_HINT = installHint();
+
+/** A Python that can run the embedded server, or why none was found (each candidate tried, with its reason). */
+export type FoundPython = { readonly ok: true; readonly python: string } | { readonly ok: false; readonly reason: string; readonly hint: string };
+
+/**
+ * Where a Python may be, in the order tried: the active virtual env
+ * (`VIRTUAL_ENV`), the active conda env (`CONDA_PREFIX`), `python3` and
+ * `python` in each `PATH` folder, then `fallbacks` (Debian's `/usr/bin/python3`).
+ * Only files that exist; each once.
+ */
+export function pythonCandidates(env: NodeJS.ProcessEnv, fallbacks: readonly string[] = [DEFAULT_PYTHON], platform: NodeJS.Platform = process.platform): string[] {
+  const windows = platform === 'win32';
+  const names = windows ? ['python.exe'] : ['python3', 'python'];
+  const found: string[] = [];
+  const add = (file: string) => {
+    if (found.includes(file)) return;
+    try {
+      if (statSync(file).isFile()) found.push(file);
+    } catch {
+      // not there
+    }
+  };
+  const venv = env['VIRTUAL_ENV']?.trim();
+  if (venv) for (const name of names) add(path.join(venv, windows ? 'Scripts' : 'bin', name));
+  const conda = env['CONDA_PREFIX']?.trim();
+  if (conda) for (const name of names) add(windows ? path.join(conda, name) : path.join(conda, 'bin', name));
+  for (const dir of (env['PATH'] ?? env['Path'] ?? '').split(path.delimiter)) {
+    if (dir.trim() === '' || !path.isAbsolute(dir)) continue; // a relative PATH entry depends on the working folder: never trusted
+    for (const name of names) add(path.join(dir, name));
+  }
+  for (const fallback of fallbacks) add(fallback);
+  return found;
+}
+
+/**
+ * The Python the embedded server runs with when none is configured: the first
+ * of {@link pythonCandidates} that imports `jupyter_server` and `ipykernel`
+ * (a probe per candidate, until one succeeds — call it once; the extension
+ * keeps the answer). When none does, the reason names each one tried.
+ */
+export function findPython(env: NodeJS.ProcessEnv, probe: (python: string) => { ok: true } | { ok: false; reason: string } = probePython, fallbacks?: readonly string[]): FoundPython {
+  const tried: string[] = [];
+  for (const python of pythonCandidates(env, fallbacks)) {
+    const result = probe(python);
+    if (result.ok) return { ok: true, python };
+    tried.push(result.reason);
+  }
+  return {
+    ok: false,
+    reason: tried.length === 0 ? 'no Python was found (none in VIRTUAL_ENV, CONDA_PREFIX, PATH or /usr/bin/python3)' : `no Python has jupyter_server and ipykernel: ${tried.join('; ')}`,
+    hint: INSTALL_HINT,
+  };
+}
+
+/** A configured Python, checked: it wins over any found one, so it must have Jupyter itself. */
+export function checkPython(python: string, probe: (python: string) => { ok: true } | { ok: false; reason: string } = probePython): FoundPython {
+  const result = probe(python);
+  return result.ok ? { ok: true, python } : { ok: false, reason: result.reason, hint: installHint(python) };
+}
 
 /** The scope a token needs for the `kernels` toolset (running code changes the world), unless the operator names others. */
 export const KERNELS_SCOPE = 'kernels';

@@ -14,6 +14,7 @@ import { createReadNotebookExtension, READ_NOTEBOOK_TOOL } from './readNotebookE
 import { createKernelsRuntime, type KernelsOptions, type KernelsRuntime } from './runtime.js';
 import { KERNELS_TOOLSET } from './tools/common.js';
 import { createExecuteCellTool, createExecuteCodeTool, createGetExecutionTool } from './tools/executeTools.js';
+import { createDeleteCellTool, createInsertCellTool, createOverwriteCellSourceTool } from './tools/notebookTools.js';
 import { createInterruptKernelTool, createListKernelsTool, createListKernelspecsTool, createOpenNotebookTool, createRestartKernelTool, createShutdownKernelTool } from './tools/kernelTools.js';
 
 // Read from package.json (one level above src/ and dist/): the version and the host range the peer dependency declares.
@@ -30,6 +31,9 @@ export const KERNELS_TOOL_NAMES = [
   'interrupt_kernel',
   'restart_kernel',
   'shutdown_kernel',
+  'insert_cell',
+  'overwrite_cell_source',
+  'delete_cell',
 ] as const;
 
 /**
@@ -49,7 +53,8 @@ export const KERNELS_TOOLSETS: readonly Toolset[] = Object.freeze([
       '- open_notebook finds or starts the notebook\'s kernel and lists its cells with their ids; read_notebook shows them with their outputs and ids too.\n' +
       '- execute_cell runs one cell by id and returns its outputs; save: true writes them into the notebook unless someone changed the file meanwhile. execute_code runs scratch code on the same kernel, never saved.\n' +
       '- A run past timeout_s is interrupted and its partial output returned with an execution_id; get_execution reads a run again. input() is not available.\n' +
-      '- restart_kernel loses every variable; shutdown_kernel ends the kernel. list_kernels shows what runs.',
+      '- restart_kernel loses every variable; shutdown_kernel ends the kernel. list_kernels shows what runs.\n' +
+      '- insert_cell, overwrite_cell_source and delete_cell change the notebook file, only on the version you last read (read_notebook or open_notebook); if someone changed it since, read it again.',
   },
 ]);
 
@@ -73,7 +78,7 @@ export function createKernelsExtension(options: KernelsOptions = {}): KernelsExt
       name: EXTENSION_NAME,
       version: pkg.version,
       title: 'Kernels',
-      description: "Run the cells of a space's notebooks on live Jupyter kernels: open, execute, save, interrupt, restart.",
+      description: "Run the cells of a space's notebooks on live Jupyter kernels: open, execute, save, interrupt, restart; insert, rewrite and delete cells.",
       activationEvents: [`onToolset:${KERNELS_TOOLSET}`],
       dependencies: ['spaces'],
       host: pkg.peerDependencies['@reactor/host'],
@@ -94,6 +99,9 @@ export function createKernelsExtension(options: KernelsOptions = {}): KernelsExt
             createInterruptKernelTool(runtime),
             createRestartKernelTool(runtime),
             createShutdownKernelTool(runtime),
+            createInsertCellTool(runtime),
+            createOverwriteCellSourceTool(runtime),
+            createDeleteCellTool(runtime),
           ]
         : [],
     toolExtensions: () => (runtime.availability().available ? [[READ_NOTEBOOK_TOOL, createReadNotebookExtension(() => (started ? runtime : undefined))]] : []),

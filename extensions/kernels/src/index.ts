@@ -11,8 +11,8 @@ export { createKernelsExtension, KERNELS_TOOLSETS, KERNELS_TOOL_NAMES } from './
 export type { KernelsExtension } from './extension.js';
 export type { KernelsOptions, KernelsRuntime } from './runtime.js';
 export { createKernelsRuntime, commonFolder } from './runtime.js';
-export { DEFAULT_KERNELS_LIMITS, DEFAULT_PYTHON, JUPYTER_ENV, KERNELS_SCOPE, resolveJupyterSource, resolveLimits, resolveKernelspecs, resolvePassEnv, resolveScopes, probePython } from './config.js';
-export type { KernelsLimits, JupyterOption, JupyterSource, RemoteJupyter } from './config.js';
+export { DEFAULT_KERNELS_LIMITS, DEFAULT_PYTHON, JUPYTER_ENV, KERNELS_SCOPE, resolveJupyterSource, resolveLimits, resolveKernelspecs, resolvePassEnv, resolveScopes, probePython, findPython, checkPython, pythonCandidates, installHint } from './config.js';
+export type { KernelsLimits, JupyterOption, JupyterSource, RemoteJupyter, FoundPython } from './config.js';
 export { startJupyterServer, freePort, jupyterServerEnv, JUPYTER_SERVER_ENV } from './jupyterServer.js';
 export type { JupyterServerProcess, StartJupyterOptions } from './jupyterServer.js';
 export { createJupyterClient, tokenWebSocket } from './jupyterClient.js';

@@ -63,5 +63,7 @@ describe('renderOutputs', () => {
   it('gives no content for no output', () => {
     expect(renderOutputs([], LIMITS).content).toEqual([]);
     expect(stripAnsi('\u001b[0;31mred\u001b[0m')).toBe('red');
+    // Every terminal control sequence, as util.stripVTControlCharacters knows them: C1 CSI too.
+    expect(stripAnsi('\u009b31mred\u009b0m \u001b]8;;file:///x.py\u0007x.py\u001b]8;;\u0007')).toBe('red x.py');
   });
 });

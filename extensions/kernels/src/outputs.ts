@@ -6,6 +6,7 @@
  * "truncated N bytes" marker, a few images of bounded size are shown and the
  * rest summarised. One plot is 70–100k characters of base64: never dumped as text.
  */
+import { stripVTControlCharacters } from 'node:util';
 
 /** An nbformat 4 output, as collected from the kernel and saved into a notebook. */
 export type NbOutput =
@@ -35,14 +36,12 @@ export interface RenderedOutputs {
   readonly imagesOmitted: number;
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(\u0007|\u001b\\)/g;
 const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 const TEXT_TYPES = ['text/markdown', 'text/plain', 'text/latex', 'application/json'];
 
-/** Removes ANSI escape sequences (colours, cursor moves) from text. */
+/** Removes terminal control sequences (colours, cursor moves, hyperlinks) from text: Node's `util.stripVTControlCharacters`. */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  return stripVTControlCharacters(text);
 }
 
 /** The text of a mime value (nbformat keeps multi-line text as a string or an array of lines). */

@@ -1,5 +1,5 @@
 /**
- * An extension of spaces' `read_notebook`: once kernels is awake, the result
+ * An extension of spaces' `read_notebook`: where the kernels toolset is served (`when: 'active'`), the result
  * says whether the notebook has a live kernel and its state (`live_kernel`;
  * spaces' own `kernel` field names the notebook's kernelspec), and
  * gives each cell its id (what execute_cell takes), so a model reading a
@@ -17,7 +17,8 @@ import type { AnyToolHandler, ToolExtension } from '@reactor/host';
 import { z } from 'zod';
 import { messageOf } from './errors.js';
 import { jupyterFailure } from './jupyterClient.js';
-import { cellIdOf, type NbContent } from './notebookFile.js';
+import type { INotebookContent } from '@jupyterlab/nbformat';
+import { cellIdOf } from './notebookFile.js';
 import { ownerOf, type KernelOwner } from './owner.js';
 import type { KernelsRuntime } from './runtime.js';
 
@@ -55,7 +56,7 @@ export const readNotebookWithKernelOutput = z.looseObject({
 export const READ_NOTEBOOK_DESCRIPTION =
   'Read a Jupyter notebook (.ipynb) as cells: Markdown and code with their outputs, summarised (long output keeps its head and tail, images are named with their size, errors show the exception). ' +
   'Read a range with cells: { start, end }; a long notebook comes in pages: continue from nextCell. ' +
-  'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell (toolset "kernels").';
+  'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell, change them with insert_cell, overwrite_cell_source and delete_cell (toolset "kernels").';
 
 /** The caller's kernel of the notebook (owner.ts): another principal's is never reported. */
 async function kernelOf(runtime: KernelsRuntime, space: string, path: string, owner: KernelOwner): Promise<KernelAnnotation> {
@@ -81,10 +82,32 @@ async function kernelOf(runtime: KernelsRuntime, space: string, path: string, ow
   return { live: false, hint: 'No kernel: open_notebook or execute_cell starts one.' };
 }
 
+/**
+ * The notebook's version (Jupyter's `last_modified`) before spaces reads it, for the writing
+ * tools (readVersions.ts); undefined when it cannot be had quickly — then no read is recorded.
+ */
+async function versionOf(rt: KernelsRuntime | undefined, args: unknown): Promise<{ jupyterPath: string; lastModified: string } | undefined> {
+  const { space, path } = (typeof args === 'object' && args !== null ? args : {}) as { space?: unknown; path?: unknown };
+  if (rt === undefined || typeof space !== 'string' || typeof path !== 'string') return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const ref = await rt.notebook(space, path);
+    const model = await Promise.race([
+      rt.client().contents.get(ref.jupyterPath, { type: 'notebook', content: false }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), LOOKUP_MS))),
+    ]);
+    return { jupyterPath: ref.jupyterPath, lastModified: model.last_modified };
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function cellIds(runtime: KernelsRuntime, space: string, path: string): Promise<string[]> {
   const resolved = await resolveInSpace(await runtime.spaces.space(space), path);
   if (resolved.stats.size > runtime.spaces.limits.maxFileBytes) return [];
-  const content = JSON.parse(await readFile(resolved.absolute, 'utf8')) as NbContent;
+  const content = JSON.parse(await readFile(resolved.absolute, 'utf8')) as INotebookContent;
   return Array.isArray(content.cells) ? content.cells.map(cellIdOf) : [];
 }
 
@@ -100,6 +123,8 @@ function isNotebookResult(value: unknown): value is NotebookResult {
 export function createReadNotebookExtension(runtime: () => KernelsRuntime | undefined): ToolExtension {
   return {
     order: READ_NOTEBOOK_EXTENSION_ORDER,
+    // Only where the kernels toolset is served: a client without execute_cell is never told about it.
+    when: 'active',
     description: READ_NOTEBOOK_DESCRIPTION,
     outputSchema: readNotebookWithKernelOutput,
     meta: { 'reactor/kernels': { annotates: 'live kernel state and cell ids' } },
@@ -108,8 +133,11 @@ export function createReadNotebookExtension(runtime: () => KernelsRuntime | unde
         throw new TypeError(`kernels cannot extend "${READ_NOTEBOOK_TOOL}": expected its handler to be a function`);
       }
       return async (args, ctx) => {
+        // The version first: a change landing while spaces reads makes the recorded version older, never newer.
+        const version = await versionOf(runtime(), args);
         const result: unknown = await original(args, ctx);
         const rt = runtime();
+        if (rt !== undefined && version !== undefined && isNotebookResult(result)) rt.readVersions.seen(ctx, version.jupyterPath, version.lastModified);
         if (rt === undefined || !isNotebookResult(result)) return result;
         try {
           const ids = await cellIds(rt, result.space, result.path);

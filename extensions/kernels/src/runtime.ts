@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createRuntime as createSpacesRuntime, resolveInSpace, type SpacesOptions, type SpacesRuntime } from '@reactor/ext-spaces';
 import { ErrorCodes, type ExtensionAvailability, type Logger } from '@reactor/host';
-import { INSTALL_HINT, probePython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, type JupyterOption, type JupyterSource, type KernelsLimits } from './config.js';
+import { checkPython, DEFAULT_PYTHON, findPython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, type JupyterOption, type JupyterSource, type KernelsLimits } from './config.js';
 import { EXTENSION_NAME, kernelError, notebookSubject } from './errors.js';
 import { ExecutionStore } from './execution.js';
 import { createJupyterClient, displayUrl, type JupyterClient } from './jupyterClient.js';
@@ -15,12 +15,17 @@ import { startJupyterServer, type JupyterServerProcess } from './jupyterServer.j
 import type { NotebookRef } from './notebookFile.js';
 import { NotebookKernels } from './notebookKernels.js';
 import { quietJupyterlabConsole } from './quietConsole.js';
+import { ReadVersions } from './readVersions.js';
 
 /** Options of `createKernelsExtension`. */
 export interface KernelsOptions {
   /** Where kernels come from: `'auto'`, `{ url, token, rootDir? }`, or `'off'`. Default: the environment (see README). */
   readonly jupyter?: JupyterOption;
-  /** The Python of the embedded server. Default `REACTOR_JUPYTER_PYTHON`, else `/usr/bin/python3`. */
+  /**
+   * The Python of the embedded server. Default `REACTOR_JUPYTER_PYTHON`, else the first with
+   * jupyter_server and ipykernel of: the active virtual env (`VIRTUAL_ENV`), conda env
+   * (`CONDA_PREFIX`), `python3`/`python` on `PATH`, `/usr/bin/python3`.
+   */
   readonly python?: string;
   /** The spaces whose notebooks run: the same options as the spaces extension (default: its roots — `REACTOR_SPACES_ROOT`, else its sample). */
   readonly spaces?: SpacesOptions;
@@ -54,6 +59,8 @@ export interface KernelsRuntime {
   readonly spaces: SpacesRuntime;
   readonly kernels: NotebookKernels;
   readonly executions: ExecutionStore;
+  /** The notebook version each reader last read (what the writing tools check against). */
+  readonly readVersions: ReadVersions;
   /** The source in force (read once). */
   source(): JupyterSource;
   /** Whether the tools can be offered, and if not why (cheap after the first call). */
@@ -103,6 +110,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
   const spaces = createSpacesRuntime(options.spaces ?? {});
   const executions = new ExecutionStore(limits.keptExecutions);
   let source: JupyterSource | undefined;
+  let python: string | undefined;
   let available: ExtensionAvailability | undefined;
   let client: JupyterClient | undefined;
   let embedded: JupyterServerProcess | undefined;
@@ -128,14 +136,16 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
     spaces,
     kernels,
     executions,
+    readVersions: new ReadVersions(),
     source: getSource,
     availability() {
       if (available) return available;
       const from = getSource();
       if (from.kind === 'off') return (available = { available: false, reason: from.reason, hint: from.hint });
       if (from.kind === 'auto') {
-        const probe = probePython(from.python);
-        if (!probe.ok) return (available = { available: false, reason: `REACTOR_JUPYTER=auto, but ${probe.reason}`, hint: INSTALL_HINT });
+        const found = from.python !== undefined ? checkPython(from.python) : findPython(env);
+        if (!found.ok) return (available = { available: false, reason: `REACTOR_JUPYTER=auto, but ${found.reason}`, hint: found.hint });
+        python = found.python;
       }
       return (available = { available: true });
     },
@@ -163,7 +173,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
           hint: 'the server\'s root must contain every space: set REACTOR_JUPYTER_ROOT (or the "rootDir" option) to a folder above them',
         });
       }
-      return { space: space.name, path: resolved.relative, jupyterPath: rel.split(path.sep).join('/') };
+      return { space: space.name, path: resolved.relative, jupyterPath: rel.split(path.sep).join('/'), absolute: resolved.absolute };
     },
     async locate(jupyterPath) {
       const root = jupyterRoot ?? spacesFolder();
@@ -189,7 +199,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
         if (from.kind === 'auto') {
           jupyterRoot = spacesFolder();
           embedded = await startJupyterServer({
-            python: from.python,
+            python: python ?? from.python ?? DEFAULT_PYTHON,
             rootDir: jupyterRoot,
             logger,
             startTimeoutMs: limits.startTimeoutMs,
@@ -202,7 +212,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
             if (starts > 0) logger.error({ how }, `the embedded Jupyter Server exited unexpectedly (${how}); kernels tools will answer errors until this server restarts`);
           });
           client = createJupyterClient({ url: embedded.url, token: embedded.token }, limits.requestTimeoutMs);
-          logger.info({ url: embedded.url, rootDir: jupyterRoot }, 'started the embedded Jupyter Server');
+          logger.info({ url: embedded.url, rootDir: jupyterRoot, python: python ?? from.python }, 'started the embedded Jupyter Server');
         } else {
           jupyterRoot = from.rootDir !== undefined ? path.resolve(from.rootDir) : spacesFolder();
           client = createJupyterClient({ url: from.url, token: from.token }, limits.requestTimeoutMs);

@@ -119,15 +119,16 @@ describe('against a fake Jupyter Server', () => {
     const conn = await serve();
     const saved = ok(await conn.callTool('execute_cell', { space: 'lab', path: 'edits.ipynb', cell_id: 'save-me', save: true }));
     expect(saved).toMatchObject({ saved: true });
-    const written = fake.files.get('lab/edits.ipynb')!.content as { cells: Array<{ id: string; outputs: unknown[]; execution_count: number }> };
-    expect(written.cells[0]).toMatchObject({ id: 'save-me', execution_count: saved.execution_count, outputs: [{ output_type: 'stream', name: 'stdout', text: 'saved output\n' }] });
+    // Written into the notebook file itself (atomically, next to it), which the Jupyter Server serves.
+    const onDisk = () => JSON.parse(readFileSync(join(lab.lab, 'edits.ipynb'), 'utf8')) as { cells: Array<{ id: string; outputs: unknown[]; execution_count: number }> };
+    expect(onDisk().cells[0]).toMatchObject({ id: 'save-me', execution_count: saved.execution_count, outputs: [{ output_type: 'stream', name: 'stdout', text: ['saved output\n'] }] });
     // The cell's run stands for another editor saving the notebook while it runs.
     const cells = (fake.files.get('lab/edits.ipynb')!.content as { cells: Array<{ source: string }> }).cells;
     cells[1]!.source = 'touch lab/edits.ipynb';
     const refused = await conn.callTool('execute_cell', { space: 'lab', path: 'edits.ipynb', cell_id: 'touch-self', save: true });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain('changed while the cell ran, so its outputs were NOT saved (nothing was overwritten)');
-    expect((fake.files.get('lab/edits.ipynb')!.content as { cells: Array<{ outputs: unknown[] }> }).cells[1]!.outputs).toEqual([]);
+    expect(onDisk().cells[1]!.outputs).toEqual([]);
   });
 
   it('bounds the kernels one session may start', async () => {

@@ -10,7 +10,7 @@ import { buildHost, parseSelection, silentLogger, type McpHost } from '@reactor/
 import { connect } from '@reactor/host/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKernelsExtension, KERNELS_TOOL_NAMES } from '../src/index.js';
-import { copyLab, type LabCopy } from './helpers/lab.js';
+import { copyLab, jupyterPython, pythonSearchEnv, type LabCopy } from './helpers/lab.js';
 
 let host: McpHost | undefined;
 let lab: LabCopy | undefined;
@@ -44,14 +44,19 @@ describe('with nothing configured', () => {
 
   it('says what is missing when REACTOR_JUPYTER=auto but the Python lacks Jupyter', () => {
     const kernels = createKernelsExtension({ env: { REACTOR_JUPYTER: 'auto' }, python: process.execPath, logger: silentLogger });
-    expect(kernels.availability?.()).toMatchObject({ available: false, reason: expect.stringContaining('cannot import jupyter_server and ipykernel'), hint: expect.stringContaining('python3-jupyter-server') });
+    const availability = kernels.availability?.();
+    expect(availability).toMatchObject({ available: false, reason: expect.stringContaining('cannot import jupyter_server and ipykernel'), hint: expect.stringContaining('python3-jupyter-server') });
+    // The configured Python wins over any other, and the hint installs into it with pip.
+    expect(availability?.hint).toContain(`${process.execPath} -m pip install jupyter_server ipykernel`);
   });
 });
 
 describe('with REACTOR_JUPYTER=auto (a real Jupyter Server)', () => {
   it('starts the server when ?kernels wakes it, runs code, stops it with the host, and answers clearly once it died', async () => {
     lab = copyLab();
-    const kernels = createKernelsExtension({ env: { REACTOR_JUPYTER: 'auto' }, spaces: { roots: [lab.root] }, logger: silentLogger });
+    jupyterPython(); // fails here, saying what to install, where no Python has Jupyter
+    // No Python configured: the extension finds one as it would for an operator (virtual env, conda, PATH, /usr/bin/python3).
+    const kernels = createKernelsExtension({ env: { ...pythonSearchEnv(), REACTOR_JUPYTER: 'auto' }, spaces: { roots: [lab.root] }, logger: silentLogger });
     host = await buildHost([createSpacesExtension({ roots: [lab.root] }), kernels], { strict: true, logger: silentLogger });
     expect(host.report().extensions.find((e) => e.name === 'kernels')?.state).toBe('held');
     const conn = await connect(host, { selection: 'kernels' });
@@ -76,7 +81,9 @@ describe('with REACTOR_JUPYTER=auto (a real Jupyter Server)', () => {
 
   it('stops the server it started when the host stops', async () => {
     lab = copyLab();
-    const kernels = createKernelsExtension({ env: { REACTOR_JUPYTER: 'auto' }, spaces: { roots: [lab.root] }, logger: silentLogger });
+    jupyterPython(); // fails here, saying what to install, where no Python has Jupyter
+    // No Python configured: the extension finds one as it would for an operator (virtual env, conda, PATH, /usr/bin/python3).
+    const kernels = createKernelsExtension({ env: { ...pythonSearchEnv(), REACTOR_JUPYTER: 'auto' }, spaces: { roots: [lab.root] }, logger: silentLogger });
     host = await buildHost([createSpacesExtension({ roots: [lab.root] }), kernels], { strict: true, logger: silentLogger });
     await host.build(parseSelection('kernels'));
     const pid = kernels.runtime().embeddedPid()!;

@@ -21,7 +21,7 @@ import { createSpacesExtension } from '@reactor/ext-spaces';
 import { buildHost, runCommand, silentLogger, type CallToolResult, type RunningCommand } from '@reactor/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernelsExtension, type KernelsExtension } from '../src/index.js';
-import { copyLab, type LabCopy } from './helpers/lab.js';
+import { copyLab, jupyterPython, type LabCopy } from './helpers/lab.js';
 
 /** What the server process holds and kernel code must never see. */
 const SECRETS = {
@@ -40,6 +40,7 @@ const saved: Record<string, string | undefined> = {};
 const clients: Client[] = [];
 
 beforeAll(async () => {
+  jupyterPython(); // fails here, saying what to install, where no Python has Jupyter (the extension finds the same one)
   lab = copyLab();
   // This process holds the secrets, as a deployed server does (the extension wakes inside it).
   for (const [name, value] of Object.entries(SECRETS)) {

@@ -10,13 +10,14 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyLab, type LabCopy } from './helpers/lab.js';
+import { copyLab, jupyterPython, type LabCopy } from './helpers/lab.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/stdio-child.mjs', import.meta.url));
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 let lab: LabCopy;
 beforeAll(() => {
+  jupyterPython(); // its child starts a Jupyter Server (REACTOR_JUPYTER=auto): fails here, saying what to install, without one
   if (!existsSync(DIST)) throw new Error(`not built: ${DIST} is missing; run \`pnpm build\` first (\`pnpm test\` builds before testing)`);
   lab = copyLab();
 });

@@ -4,6 +4,14 @@ import { notebookTranscript, parseNotebook, summarizeOutput, truncateMiddle } fr
 
 const sample = (rel: string) => readFileSync(new URL(`../sample/${rel}`, import.meta.url), 'utf8');
 
+describe('summarizeOutput of an error', () => {
+  it('strips every terminal control sequence from a traceback: colours, private modes, hyperlinks (util.stripVTControlCharacters)', () => {
+    const traceback = ['\u001b[0;31mValueError\u001b[0m', '\u001b[?25lCell \u001b]8;;file:///work/run.py\u0007run.py\u001b]8;;\u0007, line 3'];
+    const error = summarizeOutput({ output_type: 'error', ename: 'ValueError', evalue: 'bad', traceback }, 1000, true);
+    expect(error.text).toBe('ValueError: bad\nValueError\nCell run.py, line 3');
+  });
+});
+
 describe('parseNotebook', () => {
   it('reads the sample temperature notebook: metadata, title, cells with joined sources', () => {
     const nb = parseNotebook(sample('climate-lab/temperature_trends.ipynb'));

@@ -5,6 +5,7 @@
  * named with their size (`[image/png 12 KB]`) instead of dumped as base64,
  * errors as `ename: evalue` without the colour-coded traceback.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { spaceError } from './errors.js';
 import { formatBytes } from './fileTypes.js';
 
@@ -62,9 +63,6 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 2000;
 
 // Rich text forms, in order of preference, when an output has no text/plain.
 const TEXT_FORMS = ['text/plain', 'text/markdown', 'text/latex', 'application/json'];
-// ANSI colour codes (tracebacks are full of them).
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** Parses notebook JSON text. Throws a clear error for invalid JSON or a format other than 4. */
 export function parseNotebook(text: string, options: ParseNotebookOptions = {}): Notebook {
@@ -128,7 +126,7 @@ export function summarizeOutput(output: unknown, maxChars: number = DEFAULT_MAX_
       const ename = stringOr(record.ename) ?? 'Error';
       const evalue = stringOr(record.evalue) ?? '';
       const traceback = withTraceback && Array.isArray(record.traceback) ? record.traceback.filter((line): line is string => typeof line === 'string') : [];
-      return { outputType: 'error', text: truncateMiddle([`${ename}: ${evalue}`, ...traceback].join('\n').replace(ANSI, ''), maxChars) };
+      return { outputType: 'error', text: truncateMiddle(stripVTControlCharacters([`${ename}: ${evalue}`, ...traceback].join('\n')), maxChars) };
     }
     case 'execute_result':
     case 'display_data':

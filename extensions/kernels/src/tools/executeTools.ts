@@ -173,6 +173,8 @@ export function createExecuteCellTool(runtime: KernelsRuntime) {
           hint: `someone else edited or saved it: read it again and rerun with save: true; the run's outputs are kept — get_execution { "execution_id": "${execution.id}" } shows them`,
         });
       }
+      // The caller's own save does not make what it read stale.
+      if (runtime.readVersions.lastRead(ctx, ref.jupyterPath) === nb.lastModified) runtime.readVersions.seen(ctx, ref.jupyterPath, outcome.lastModified);
       return executionResult(runtime, execution, note !== undefined ? { saved: true, note } : { saved: true });
     },
   });

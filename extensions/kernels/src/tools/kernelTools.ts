@@ -104,7 +104,7 @@ export function createOpenNotebookTool(runtime: KernelsRuntime) {
     name: 'open_notebook',
     title: 'Open notebook',
     description:
-      'Find or start the kernel of a notebook in a space, and list its cells with their ids (execute_cell takes a cell id). Idempotent: a notebook that already has a kernel — including one a person has open — keeps it.',
+      'Find or start the kernel of a notebook in a space, and list its cells with their ids (execute_cell, overwrite_cell_source and delete_cell take a cell id). Idempotent: a notebook that already has a kernel — including one a person has open — keeps it.',
     inputSchema: notebookArgs.extend({ kernelspec: z.string().optional().describe('For a new kernel: a kernelspec from list_kernelspecs. Default: the notebook\'s own, when allowed, else the default.') }),
     outputSchema: z.object({
       space: z.string(),
@@ -127,6 +127,8 @@ export function createOpenNotebookTool(runtime: KernelsRuntime) {
         throw kernelError(`kernelspec ${JSON.stringify(args.kernelspec)}`, 'is not allowed on this server', { expected: `one of ${runtime.kernelspecs.join(', ')}`, hint: 'list_kernelspecs lists the allowed ones' });
       }
       const opened = await openNotebook(runtime, args.space, args.path, ctx, args.kernelspec ?? nb.content.metadata?.kernelspec?.name);
+      // The caller has seen the cells of this version: the writing tools change it only while it is still this one.
+      runtime.readVersions.seen(ctx, ref.jupyterPath, nb.lastModified);
       return {
         space: ref.space,
         path: ref.path,
