@@ -135,4 +135,10 @@ describe('failover with the default SDK clients', () => {
     await v1.close();
     await v2!.close();
   }, 60_000);
+
+  it('says once, on SIGTERM, that a replica released its sessions', async () => {
+    const leaving = replicas.find((r) => r.child.exitCode === null && r.child.signalCode === null)!;
+    await leaving.stop('SIGTERM');
+    expect(leaving.output().match(/released its sessions/g) ?? []).toHaveLength(1);
+  });
 });
