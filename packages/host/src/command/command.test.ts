@@ -440,7 +440,7 @@ describe('runCommand', () => {
     expect(asked).toEqual([expect.objectContaining({ sessionIdleTimeoutMs: 90_000, eventReplayMax: 20, eventReplayAgeMs: 60_000 })]);
     expect(app.made.options).toMatchObject({ sessions: { idleTimeoutMs: 90_000 } });
     // The listen address, without the MCP path: a relayed request keeps its own path.
-    expect(advertised).toEqual([new URL(r.url).origin]);
+    expect(advertised).toEqual([new URL(r.url!).origin]);
     await r.close();
     const pinned = await start(['--redis-url', 'redis://127.0.0.1:6390', '--advertise-url', 'http://10.0.0.12:4040'], d);
     expect(advertised.at(-1)).toBe('http://10.0.0.12:4040');
