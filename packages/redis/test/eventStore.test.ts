@@ -15,7 +15,7 @@ let client: RedisConnection;
 
 beforeAll(async () => {
   redis = await startRedis();
-  client = createClient({ url: redis.url }) as unknown as RedisConnection;
+  client = createClient({ url: redis.url });
   await client.connect();
 });
 
@@ -37,7 +37,7 @@ describe('RedisEventStore: the replay window', () => {
     // The oldest kept event still resumes: everything after it comes back, in order.
     const replayed: number[] = [];
     const oldestKept = ids[250 - DEFAULT_EVENT_REPLAY_MAX]!;
-    await session.replayEventsAfter(oldestKept, { send: async (_id, message) => void replayed.push((message as { id: number }).id) });
+    await session.replayEventsAfter(oldestKept, { send: (_id, message) => Promise.resolve(void replayed.push((message as { id: number }).id)) });
     expect(replayed).toEqual(Array.from({ length: DEFAULT_EVENT_REPLAY_MAX - 1 }, (_, i) => 250 - DEFAULT_EVENT_REPLAY_MAX + 1 + i));
     // A trimmed one names nothing.
     expect(await session.getStreamIdForEventId!(ids[0]!)).toBeUndefined();
@@ -51,7 +51,7 @@ describe('RedisEventStore: the replay window', () => {
     const twoMinutesAgo = Date.now() - 120_000;
     for (let i = 0; i < 5; i++) await client.xAdd(key, `${twoMinutesAgo}-${i}`, { stream: 'stream-1', message: JSON.stringify(response(i)) });
     await session.storeEvent('stream-1', response(5));
-    const left = await client.xRange(key, '-', '+');
+    const left = (await client.xRange(key, '-', '+')) ?? [];
     expect(left.map((e) => (JSON.parse(String(e.message['message'])) as { id: number }).id)).toEqual([5]);
     for (let i = 0; i < 30; i++) await session.storeEvent('stream-1', response(10 + i));
     expect(await client.xLen(store.keyOf('session-b'))).toBe(10);

@@ -124,7 +124,7 @@ function relayedHeaders(source: IncomingHttpHeaders): Headers {
 
 /** The holder failed after the request reached it: it may or may not have run, so it is not repeated. */
 function relayFailed(request: Request, parsedBody: unknown, error: Error): Response {
-  const id = typeof parsedBody === 'object' && parsedBody !== null && 'id' in parsedBody ? (parsedBody as { id: unknown }).id : null;
+  const id = typeof parsedBody === 'object' && parsedBody !== null && 'id' in parsedBody ? parsedBody.id : null;
   const message = `Bad Gateway: the node holding this session failed while answering (${error.message}); the request may not have completed — retry it if it is safe to repeat`;
   return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: request.signal.aborted ? 499 : 502 });
 }

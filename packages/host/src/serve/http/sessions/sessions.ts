@@ -339,7 +339,7 @@ export class SessionStore {
 export function releasedWhenClientLeaves(response: Response, signal: AbortSignal): Response {
   const body = response.body;
   if (!body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
-  const reader = body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = (body as ReadableStream<Uint8Array>).getReader();
   const onAbort = () => void reader.cancel(new Error('the client closed the connection')).catch(() => undefined);
   const released = new ReadableStream<Uint8Array>({
     async pull(controller) {
