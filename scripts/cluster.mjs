@@ -151,7 +151,7 @@ async function startReplica(name, port, redisUrl, env) {
       return void stop(1);
     }
     say(
-      `${how}; ${others.length > 0 ? `${others.join(' and ')} keep serving: HAProxy sends its sessions there (503 with Retry-After until its heartbeat expires, about 3 s, then answered under the same session id)` : 'no replica is serving now'}`,
+      `${how}; ${others.length > 0 ? `${others.join(' and ')} keep serving: HAProxy sends its sessions there (their requests wait until its heartbeat expires, about 3 s, then are answered under the same session id)` : 'no replica is serving now'}`,
     );
     if (restartsLeft === 0) return void say(`not restarting ${name}: no restarts left (--restarts ${flags.restarts})`);
     restartsLeft--;
@@ -214,8 +214,8 @@ try {
       `  ${pad('cluster')} pid ${process.pid}  (this script: Ctrl-C or kill ${process.pid} stops everything)`,
       '',
       'Each answer names its replica in X-Reactor-Node. Kill the one serving you (its kill line above): the others keep',
-      'serving, and its sessions answer 503 with Retry-After for up to 3 s, then 200 from another replica under the same',
-      `session id. ${
+      'serving, and its sessions\' requests wait up to 3 s (its heartbeat), then are answered by another replica under the',
+      `same session id. ${
         restartsLeft > 0 ? `A dead replica is restarted ${RESTART_PAUSE_MS / 1000} s later (${restartsLeft} restart${restartsLeft === 1 ? '' : 's'} in all; --restarts N).` : 'A dead replica is not restarted (--restarts 0).'
       } See docs/scaling.md.`,
       // The operator's control of the running replicas, from the demo's directory (where @reactor/redis is installed).

@@ -81,7 +81,13 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Reacto
   const connected = await Promise.race([connecting, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
   clearTimeout(timer);
   if (!connected) logger.warn({}, `Redis at ${where} did not answer within ${timeoutMs} ms; serving degraded (2026-07-28 and stateless requests are unaffected) and reconnecting in the background`);
-  const eventStore = new RedisEventStore(client, { ttlMs: options.sessionIdleTimeoutMs, logger, ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}) });
+  const eventStore = new RedisEventStore(client, {
+    ttlMs: options.sessionIdleTimeoutMs,
+    logger,
+    ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}),
+    ...(options.eventReplayMax !== undefined ? { maxEventsPerSession: options.eventReplayMax } : {}),
+    ...(options.eventReplayAgeMs !== undefined ? { maxEventAgeMs: options.eventReplayAgeMs } : {}),
+  });
   const bus = await RedisServerEventBus.connect(client, { logger, ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}) });
   const sessions = new RedisSessionRegistry(client, {
     ttlMs: options.sessionIdleTimeoutMs,

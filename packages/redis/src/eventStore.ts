@@ -1,7 +1,9 @@
 /**
  * Resumable SSE streams kept in Redis, so a `Last-Event-ID` can be replayed
- * by whichever replica the client reaches. One Redis stream per session
- * (`XADD … MAXLEN ~`), holding the events of all that session's SDK streams;
+ * by whichever replica the client reaches. One Redis stream per session,
+ * holding the events of all that session's SDK streams, trimmed on every write
+ * to what a client can still ask to replay: the last `maxEventsPerSession`
+ * events (`XADD … MAXLEN`) no older than `maxEventAgeMs` (`XTRIM … MINID`);
  * each write refreshes the key's TTL to the session idle timeout, so an
  * abandoned session's events expire with it, and `endSession` deletes them at
  * once on DELETE. Event ids name their session and SDK stream
@@ -17,13 +19,24 @@ import { DEFAULT_KEY_PREFIX, sessionEventsKey } from './keys.js';
 export interface RedisEventStoreOptions {
   /** How long a session's events outlive its last event, ms: use the session idle timeout. */
   readonly ttlMs: number;
-  /** About how many events a session keeps (`MAXLEN ~`); older ones cannot be replayed. Default 1000. */
+  /** How many events a session keeps for replay (`MAXLEN`); older ones cannot be replayed. Default {@link DEFAULT_EVENT_REPLAY_MAX}. */
   readonly maxEventsPerSession?: number;
+  /** How long an event can be replayed, ms (`XTRIM … MINID` on each write). Default {@link DEFAULT_EVENT_REPLAY_AGE_MS}. */
+  readonly maxEventAgeMs?: number;
   /** Prefix of every key. Default `reactor:mcp`. */
   readonly keyPrefix?: string;
   /** Told (once per outage) when events cannot be stored. Default: nowhere. */
   readonly logger?: Logger;
 }
+
+/**
+ * Default replay window by count: a client resuming a stream asks for the
+ * events after the last one it saw — seconds' worth, even on a session busy
+ * with calls; 100 events of ~1 KB keep a busy session near 100 KB in Redis.
+ */
+export const DEFAULT_EVENT_REPLAY_MAX = 100;
+/** Default replay window by age, ms: five minutes, far beyond the SDK clients' reconnection backoff. */
+export const DEFAULT_EVENT_REPLAY_AGE_MS = 5 * 60_000;
 
 /** The connection the store writes through (any connected node-redis client). */
 export type RedisConnection = RedisClientType;
@@ -60,6 +73,7 @@ export function parseEventId(eventId: string): EventRef | undefined {
 export class RedisEventStore implements SessionScopedEventStore {
   private readonly ttlMs: number;
   private readonly maxEvents: number;
+  private readonly maxAgeMs: number;
   private readonly prefix: string;
   private readonly logger: Logger | undefined;
   /** True while storing fails: warned once, until a store succeeds again. */
@@ -72,7 +86,10 @@ export class RedisEventStore implements SessionScopedEventStore {
   ) {
     if (!Number.isFinite(options.ttlMs) || options.ttlMs <= 0) throw new RangeError(`@reactor/redis: RedisEventStore option "ttlMs" must be a positive number of ms (the session idle timeout); received ${String(options.ttlMs)}`);
     this.ttlMs = Math.ceil(options.ttlMs);
-    this.maxEvents = options.maxEventsPerSession ?? 1000;
+    this.maxEvents = options.maxEventsPerSession ?? DEFAULT_EVENT_REPLAY_MAX;
+    this.maxAgeMs = options.maxEventAgeMs ?? DEFAULT_EVENT_REPLAY_AGE_MS;
+    if (!Number.isInteger(this.maxEvents) || this.maxEvents < 1) throw new RangeError(`@reactor/redis: RedisEventStore option "maxEventsPerSession" must be a whole number of events, at least 1; received ${String(options.maxEventsPerSession)}`);
+    if (!Number.isFinite(this.maxAgeMs) || this.maxAgeMs <= 0) throw new RangeError(`@reactor/redis: RedisEventStore option "maxEventAgeMs" must be a positive number of ms; received ${String(options.maxEventAgeMs)}`);
     this.prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
     this.logger = options.logger;
   }
@@ -85,7 +102,7 @@ export class RedisEventStore implements SessionScopedEventStore {
   forSession(sessionId: string): EventStore {
     const key = this.keyOf(sessionId);
     const redis = this.redis;
-    const { ttlMs, maxEvents } = this;
+    const { ttlMs, maxEvents, maxAgeMs } = this;
     // Arrows keep this store's outage state (the methods below belong to the returned object).
     const stored = () => void (this.failing = false);
     const unstored = (streamId: string, error: unknown) => this.unstoredId(sessionId, streamId, error);
@@ -102,7 +119,9 @@ export class RedisEventStore implements SessionScopedEventStore {
         try {
           [reply] = await redis
             .multi()
-            .xAdd(key, '*', { stream: streamId, message: JSON.stringify(message) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxEvents } })
+            .xAdd(key, '*', { stream: streamId, message: JSON.stringify(message) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '=', threshold: maxEvents } })
+            // Entry ids start with their time in ms: everything older than the window goes.
+            .xTrim(key, 'MINID', String(Date.now() - maxAgeMs), { strategyModifier: '=' })
             .pExpire(key, ttlMs)
             .exec();
           stored();

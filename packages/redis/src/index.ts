@@ -4,7 +4,7 @@
  */
 export { connectRedis, reconnectDelay, redactedUrl } from './connect.js';
 export type { ConnectRedisOptions, ReactorRedis } from './connect.js';
-export { RedisEventStore, parseEventId } from './eventStore.js';
+export { RedisEventStore, parseEventId, DEFAULT_EVENT_REPLAY_MAX, DEFAULT_EVENT_REPLAY_AGE_MS } from './eventStore.js';
 export type { RedisEventStoreOptions, RedisConnection } from './eventStore.js';
 export { RedisServerEventBus } from './eventBus.js';
 export type { RedisServerEventBusOptions } from './eventBus.js';

@@ -36,7 +36,7 @@ export function defaultNodeId(): string {
 /**
  * KEYS[1] the session's hash, KEYS[2] the heartbeat of the node the caller saw holding it.
  * ARGV[1] that node, ARGV[2] the claiming node, ARGV[3] the record's TTL (ms).
- * Answers `{status, detail}`: gone | moved | alive (detail: heartbeat ms left) | claimed (detail: new revision).
+ * Answers `{status, detail}`: gone | moved | alive (detail: heartbeat ms left; then the heartbeat, which carries the holder's address) | claimed (detail: new revision).
  */
 const CLAIM_SCRIPT = `
 local node = redis.call('HGET', KEYS[1], 'node')
@@ -44,7 +44,7 @@ if not node then return {'gone', 0} end
 if node ~= ARGV[1] then return {'moved', 0} end
 if node ~= ARGV[2] then
   local left = redis.call('PTTL', KEYS[2])
-  if left ~= -2 then return {'alive', left} end
+  if left ~= -2 then return {'alive', left, redis.call('GET', KEYS[2])} end
 end
 redis.call('HSET', KEYS[1], 'node', ARGV[2])
 local revision = redis.call('HINCRBY', KEYS[1], 'revision', 1)
@@ -68,6 +68,9 @@ export class RedisSessionRegistry implements SessionRegistry {
   private readonly touched = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private released = false;
+  private releasing = false;
+  /** Where other replicas reach this one (see {@link advertise}). */
+  private address: string | undefined;
   private beatFailing = false;
   /** What this node tells operators in its heartbeat (see {@link announce}). */
   private announced: object = {};
@@ -122,10 +125,14 @@ export class RedisSessionRegistry implements SessionRegistry {
       // Someone else's session is answered exactly like one that does not exist.
       if (!stored || holder === undefined || stored.tenant !== owner.tenant || stored.principal !== owner.principal) return { kind: 'unknown' };
       const reply = (await this.redis.eval(CLAIM_SCRIPT, { keys: [key, this.heartbeatKey(holder)], arguments: [holder, this.nodeId, String(this.ttlMs)] })) as unknown;
-      const [status, detail] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [undefined, undefined];
+      const [status, detail, beat] = Array.isArray(reply) ? (reply as [unknown, unknown, unknown]) : [undefined, undefined, undefined];
       if (status === 'gone') return { kind: 'unknown' };
       if (status === 'moved') continue;
-      if (status === 'alive') return { kind: 'held', node: holder, retryAfterSeconds: Math.max(1, Math.ceil(Number(detail) / 1000) || 1) };
+      if (status === 'alive') {
+        const left = Math.max(0, Number(detail) || 0);
+        const url = advertisedUrl(beat);
+        return { kind: 'held', node: holder, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)), retryAfterMs: left, ...(url !== undefined ? { url } : {}) };
+      }
       if (status === 'claimed') {
         this.logger.info({ session: sessionId, from: holder }, `claimed session ${sessionId} from node "${holder}", which is gone`);
         return { kind: 'claimed', record: { ...stored, node: this.nodeId, revision: Number(detail) } };
@@ -152,6 +159,9 @@ export class RedisSessionRegistry implements SessionRegistry {
   }
 
   async release(): Promise<void> {
+    // Once: the command releases on SIGTERM, then the app's close() releases again.
+    if (this.releasing) return;
+    this.releasing = true;
     this.stop();
     if (!this.redis.isReady) return;
     await this.redis.del(this.heartbeatKey());
@@ -168,6 +178,16 @@ export class RedisSessionRegistry implements SessionRegistry {
     void this.beat();
   }
 
+  /**
+   * Where the other replicas reach this one (`http://10.0.0.12:4040`): carried
+   * in the heartbeat, so a replica that receives a request for a session held
+   * here relays it here. Sends a beat at once.
+   */
+  advertise(url: string): void {
+    this.address = url;
+    void this.beat();
+  }
+
   /** Stops the heartbeat without deleting it (it expires on its own). */
   stop(): void {
     this.released = true;
@@ -179,13 +199,24 @@ export class RedisSessionRegistry implements SessionRegistry {
     if (this.released || !this.redis.isReady) return;
     try {
       // JSON so the beat can carry the node's report; the claim script reads only its TTL.
-      await this.redis.set(this.heartbeatKey(), JSON.stringify({ ...this.announced, at: Date.now() }), { expiration: { type: 'PX', value: this.heartbeatTtlMs } });
+      await this.redis.set(this.heartbeatKey(), JSON.stringify({ ...this.announced, ...(this.address !== undefined ? { url: this.address } : {}), at: Date.now() }), { expiration: { type: 'PX', value: this.heartbeatTtlMs } });
       if (this.beatFailing) this.logger.info({ node: this.nodeId }, 'the heartbeat reaches Redis again');
       this.beatFailing = false;
     } catch (error) {
       if (!this.beatFailing) this.logger.warn({ node: this.nodeId }, `the heartbeat failed (${error instanceof Error ? error.message : String(error)}); other nodes may take this node's sessions over`);
       this.beatFailing = true;
     }
+  }
+}
+
+/** The `url` a heartbeat carries, if it is an http(s) URL. */
+function advertisedUrl(beat: unknown): string | undefined {
+  if (typeof beat !== 'string') return undefined;
+  try {
+    const url = (JSON.parse(beat) as { url?: unknown } | null)?.url;
+    return typeof url === 'string' && /^https?:\/\//.test(url) ? url : undefined;
+  } catch {
+    return undefined;
   }
 }
 

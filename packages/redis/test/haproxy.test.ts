@@ -185,7 +185,7 @@ describe('behind HAProxy (deploy/haproxy.cfg)', () => {
     const victim = replicas.find((r) => r.name === victimName)!;
     const moved = sessions.filter((s) => servedBy.get(s) === victimName);
     await victim.stop('SIGKILL');
-    // Until its heartbeat expires the others answer 503 + Retry-After; wait for that, as a client would.
+    // Until its heartbeat expires the others hold its sessions' requests, then take the sessions over; wait for that here.
     await vi.waitFor(async () => expect(await inspector.exists(nodeHeartbeatKey(DEFAULT_KEY_PREFIX, victimName))).toBe(0), { timeout: 5_000, interval: 50 });
 
     await Promise.all(

@@ -1,9 +1,9 @@
 /**
  * Three replicas of the command behind OSS nginx running
  * deploy/nginx.conf.template (filled in as envsubst would), on one real Redis.
- * nginx cannot learn stickiness from a response header: it hashes the session
- * id, and a replica that does not hold the session answers 503 and nginx moves
- * on until the holder answers. A real client sees one service: every call of a
+ * nginx cannot learn stickiness from a response header: it balances round-robin,
+ * with no stickiness at all, and a replica that does not hold the session relays
+ * the request to the holder. A real client sees one service: every call of a
  * session runs on its holder, and when the holder is killed the session moves
  * under the same id.
  */

@@ -57,6 +57,10 @@ describe('parseCommandOptions', () => {
       redisUrl: undefined,
       redisKeyPrefix: undefined,
       nodeId: undefined,
+      advertiseUrl: undefined,
+      eventReplayMax: undefined,
+      eventReplayAgeMs: undefined,
+      sessionIdleTimeoutMs: undefined,
       metricsPort: undefined,
       logPayloads: false,
       help: false,
@@ -68,6 +72,25 @@ describe('parseCommandOptions', () => {
       registryName: undefined,
       remoteUrl: undefined,
     });
+  });
+
+  it('reads the failover flags: --advertise-url, --event-replay-max, --event-replay-age and --session-idle-timeout (seconds), or their variables', () => {
+    expect(parseCommandOptions(['--advertise-url', 'http://10.0.0.12:4040/', '--event-replay-max', '50', '--event-replay-age', '120', '--session-idle-timeout', '600'], {})).toMatchObject({
+      advertiseUrl: 'http://10.0.0.12:4040',
+      eventReplayMax: 50,
+      eventReplayAgeMs: 120_000,
+      sessionIdleTimeoutMs: 600_000,
+    });
+    expect(parseCommandOptions([], { REACTOR_MCP_ADVERTISE_URL: 'https://web-1.internal:8443', REACTOR_MCP_EVENT_REPLAY_MAX: '10', REACTOR_MCP_EVENT_REPLAY_AGE: '30', REACTOR_MCP_SESSION_IDLE_TIMEOUT: '60' })).toMatchObject({
+      advertiseUrl: 'https://web-1.internal:8443',
+      eventReplayMax: 10,
+      eventReplayAgeMs: 30_000,
+      sessionIdleTimeoutMs: 60_000,
+    });
+    expect(() => parseCommandOptions(['--advertise-url', '10.0.0.12:4040'], {})).toThrow('flag "--advertise-url": is not a base URL');
+    expect(() => parseCommandOptions(['--advertise-url', 'http://10.0.0.12:4040/mcp'], {})).toThrow('is not a base URL');
+    expect(() => parseCommandOptions(['--event-replay-max', '0'], {})).toThrow('flag "--event-replay-max": is not a number of events');
+    expect(() => parseCommandOptions([], { REACTOR_MCP_SESSION_IDLE_TIMEOUT: '30m' })).toThrow('environment variable REACTOR_MCP_SESSION_IDLE_TIMEOUT: is not a number of seconds');
   });
 
   it('reads the requestState key from --request-state-key or REACTOR_MCP_REQUEST_STATE_KEY, and refuses one under 32 bytes', () => {
@@ -398,6 +421,30 @@ describe('runCommand', () => {
     expect(app.made.options).toMatchObject({ eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck], nodeId: 'web-1' });
     await r.close();
     expect(redisClosed).toBe(true);
+  });
+
+  it('passes the replay window and idle timeout to Redis and the app, and advertises where the other replicas reach this one', async () => {
+    const app = fakeApp();
+    const asked: unknown[] = [];
+    const advertised: string[] = [];
+    const redis = {
+      eventStore: { forSession: () => ({ storeEvent: () => Promise.resolve('1'), replayEventsAfter: () => Promise.resolve('s') }), endSession: () => Promise.resolve() },
+      bus: { publish: () => undefined, subscribe: () => () => undefined },
+      healthCheck: { name: 'redis', check: () => ({ ok: true }) },
+      sessions: { nodeId: 'web-1', record: () => Promise.resolve(), claim: () => Promise.resolve({ kind: 'unknown' as const }), touch: () => undefined, end: () => Promise.resolve(), release: () => Promise.resolve(), advertise: (url: string) => void advertised.push(url) },
+      close: () => Promise.resolve(),
+    };
+    const connectRedis: CommandDependencies['connectRedis'] = (options) => (asked.push(options), Promise.resolve(redis));
+    const { d } = deps([spaces()], { createMcpApp: app.createMcpApp, connectRedis });
+    const r = await start(['--redis-url', 'redis://127.0.0.1:6390', '--event-replay-max', '20', '--event-replay-age', '60', '--session-idle-timeout', '90'], d);
+    expect(asked).toEqual([expect.objectContaining({ sessionIdleTimeoutMs: 90_000, eventReplayMax: 20, eventReplayAgeMs: 60_000 })]);
+    expect(app.made.options).toMatchObject({ sessions: { idleTimeoutMs: 90_000 } });
+    // The listen address, without the MCP path: a relayed request keeps its own path.
+    expect(advertised).toEqual([new URL(r.url!).origin]);
+    await r.close();
+    const pinned = await start(['--redis-url', 'redis://127.0.0.1:6390', '--advertise-url', 'http://10.0.0.12:4040'], d);
+    expect(advertised.at(-1)).toBe('http://10.0.0.12:4040');
+    await pinned.close();
   });
 
   it('fails at start-up naming @reactor/redis when --redis-url is given and the package is not installed', async () => {

@@ -6,6 +6,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { errorMessage } from '../kernel/errors.js';
 import type { McpHost } from '../host/host.js';
 import type { Logger } from '../kernel/logger.js';
@@ -41,7 +42,19 @@ const SESSION_IDLE_MS = 30 * 60_000;
 export async function serveHttp(host: McpHost, options: CommandOptions, deps: CommandDependencies, logger: Logger, sessions: { count?: () => number } = {}): Promise<RunningCommand> {
   // Imported here: jose (behind it, only for --auth-issuer) stays off the library's import path.
   const auth = await (await import('./auth/commandAuth.js')).setUpCommandAuth(options.auth, { logger, name: options.name, listenHost: options.host, toolsets: host.declaredToolsets(), signals: deps.signals });
-  const redis = options.redisUrl === undefined ? undefined : await deps.connectRedis({ url: options.redisUrl, sessionIdleTimeoutMs: SESSION_IDLE_MS, logger, ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }), ...(options.redisKeyPrefix === undefined ? {} : { keyPrefix: options.redisKeyPrefix }) });
+  const idleTimeoutMs = options.sessionIdleTimeoutMs ?? SESSION_IDLE_MS;
+  const redis =
+    options.redisUrl === undefined
+      ? undefined
+      : await deps.connectRedis({
+          url: options.redisUrl,
+          sessionIdleTimeoutMs: idleTimeoutMs,
+          logger,
+          ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
+          ...(options.redisKeyPrefix === undefined ? {} : { keyPrefix: options.redisKeyPrefix }),
+          ...(options.eventReplayMax === undefined ? {} : { eventReplayMax: options.eventReplayMax }),
+          ...(options.eventReplayAgeMs === undefined ? {} : { eventReplayAgeMs: options.eventReplayAgeMs }),
+        });
   await redis?.shareHostToggles?.(host);
   const app = await deps.createMcpApp(host, {
     ...(auth.app ? { auth: auth.app } : {}),
@@ -51,7 +64,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     path: options.path,
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
     ignoreQueryKeys: options.ignoreQueryKeys,
-    sessions: options.sessions,
+    sessions: options.sessions && options.sessionIdleTimeoutMs !== undefined ? { idleTimeoutMs } : options.sessions,
     ...(options.fastPath ? {} : { fastPath: false }),
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.logPayloads ? { logPayloads: true } : {}),
@@ -94,7 +107,10 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     await redis?.close();
     throw invalid(`flag "--port" / "--host"`, `cannot listen on ${options.host}:${options.port} (${errorMessage(error)})`, undefined, undefined, 'choose another --port (0 picks a free one) or --host');
   }
-  const url = `http://${urlHost(options.host)}:${(server.address() as AddressInfo).port}${options.path}`;
+  const listenPort = (server.address() as AddressInfo).port;
+  const url = `http://${urlHost(options.host)}:${listenPort}${options.path}`;
+  // Where the other replicas relay this one's sessions' requests (they keep the request's path).
+  redis?.sessions?.advertise?.(options.advertiseUrl ?? advertisedUrl(options.host, listenPort));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -122,6 +138,18 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
       logger.info('stopped');
     })());
   return { options, host, url, server, auth: auth.summary, close };
+}
+
+/** This replica's address for the other replicas: the listen host, or for a wildcard listener this machine's first external IPv4 address. */
+export function advertisedUrl(host: string, port: number): string {
+  let name = host;
+  if (host === '0.0.0.0' || host === '::' || host === '') {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
+    name = external?.address ?? '127.0.0.1';
+  }
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
 function urlHost(host: string): string {

@@ -49,6 +49,14 @@ export interface CommandOptions {
   readonly redisKeyPrefix: string | undefined;
   /** This replica's name, sent as `X-Reactor-Node`; undefined: no header. */
   readonly nodeId: string | undefined;
+  /** `--advertise-url`: where the other replicas reach this one (they relay its sessions' requests there); undefined: derived from the listen address. */
+  readonly advertiseUrl?: string | undefined;
+  /** `--event-replay-max`: SSE events kept per session for `Last-Event-ID` replay (Redis); undefined: @reactor/redis's default. */
+  readonly eventReplayMax?: number | undefined;
+  /** `--event-replay-age` (seconds), in ms: how long an SSE event can be replayed (Redis); undefined: @reactor/redis's default. */
+  readonly eventReplayAgeMs?: number | undefined;
+  /** `--session-idle-timeout` (seconds), in ms: a session idle this long is closed; undefined: 30 minutes. */
+  readonly sessionIdleTimeoutMs?: number | undefined;
   /** `--metrics-port`: serve Prometheus metrics at `/metrics` on this port of `host` (needs prom-client); undefined: off. */
   readonly metricsPort: number | undefined;
   /** `--log-payloads` (debugging): the access log also carries request and response bodies (never tokens). */
@@ -103,6 +111,10 @@ const FLAGS = {
   'redis-url': { type: 'string' },
   'redis-key-prefix': { type: 'string' },
   'node-id': { type: 'string' },
+  'advertise-url': { type: 'string' },
+  'event-replay-max': { type: 'string' },
+  'event-replay-age': { type: 'string' },
+  'session-idle-timeout': { type: 'string' },
   'metrics-port': { type: 'string' },
   'log-payloads': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -163,6 +175,14 @@ Options (flags win over environment variables):
                                                           service share it (default reactor:mcp)
   --node-id NAME              REACTOR_MCP_NODE_ID         this replica's name, sent as the X-Reactor-Node header
                                                           (default: no header)
+  --advertise-url URL         REACTOR_MCP_ADVERTISE_URL   where the other replicas reach this one (http://10.0.0.12:4040):
+                                                          they relay its sessions' requests there; default the listen
+                                                          address (0.0.0.0: this machine's first external IPv4)
+  --event-replay-max N        REACTOR_MCP_EVENT_REPLAY_MAX  SSE events kept per session in Redis for Last-Event-ID
+                                                          replay (default 100)
+  --event-replay-age SECONDS  REACTOR_MCP_EVENT_REPLAY_AGE  how long an SSE event can be replayed (default 300)
+  --session-idle-timeout SECONDS  REACTOR_MCP_SESSION_IDLE_TIMEOUT  a 2025 session idle this long is closed
+                                                          (default 1800)
   --metrics-port PORT         REACTOR_MCP_METRICS_PORT    serve Prometheus metrics at /metrics on this port (its own
                                                           listener on --host, never the MCP port; needs prom-client
                                                           installed); default off
@@ -300,6 +320,19 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
   const redisKeyPrefix = parseRedisKeyPrefix(pick('redis-key-prefix', 'REACTOR_MCP_REDIS_KEY_PREFIX'));
   const nodeId = pick('node-id', 'REACTOR_MCP_NODE_ID');
   if (nodeId !== undefined && !/^[\x21-\x7e]{1,200}$/.test(nodeId.value)) throw invalid(nodeId.from, 'is not a node name', 'visible ASCII characters without spaces, such as web-1', describeValue(nodeId.value));
+  const advertiseUrl = pick('advertise-url', 'REACTOR_MCP_ADVERTISE_URL');
+  if (advertiseUrl !== undefined && !/^https?:\/\/[^\s/?#]+\/?$/.test(advertiseUrl.value)) {
+    throw invalid(advertiseUrl.from, 'is not a base URL', 'http(s)://host:port without a path, such as http://10.0.0.12:4040', describeValue(advertiseUrl.value));
+  }
+  const whole = (flag: FlagName, variable: string, min: number, what: string): number | undefined => {
+    const got = pick(flag, variable);
+    if (got === undefined) return undefined;
+    if (!/^\d{1,9}$/.test(got.value) || Number(got.value) < min) throw invalid(got.from, `is not ${what}`, `a whole number, at least ${min}`, describeValue(got.value));
+    return Number(got.value);
+  };
+  const eventReplayMax = whole('event-replay-max', 'REACTOR_MCP_EVENT_REPLAY_MAX', 1, 'a number of events');
+  const eventReplayAge = whole('event-replay-age', 'REACTOR_MCP_EVENT_REPLAY_AGE', 1, 'a number of seconds');
+  const sessionIdleTimeout = whole('session-idle-timeout', 'REACTOR_MCP_SESSION_IDLE_TIMEOUT', 1, 'a number of seconds');
   const metricsPort = pick('metrics-port', 'REACTOR_MCP_METRICS_PORT');
   if (metricsPort !== undefined && !(/^\d{1,5}$/.test(metricsPort.value) && Number(metricsPort.value) <= 65535)) {
     throw invalid(metricsPort.from, 'is not a port', 'a whole number from 0 to 65535 (0: a free port)', describeValue(metricsPort.value));
@@ -349,6 +382,10 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     redisUrl: redisUrl?.value,
     redisKeyPrefix,
     nodeId: nodeId?.value,
+    advertiseUrl: advertiseUrl?.value.replace(/\/$/, ''),
+    eventReplayMax,
+    eventReplayAgeMs: eventReplayAge === undefined ? undefined : eventReplayAge * 1000,
+    sessionIdleTimeoutMs: sessionIdleTimeout === undefined ? undefined : sessionIdleTimeout * 1000,
     metricsPort: metricsPort === undefined ? undefined : Number(metricsPort.value),
     logPayloads: toggle('log-payloads', undefined, 'REACTOR_MCP_LOG_PAYLOADS', false),
     help: booleans.has('help'),

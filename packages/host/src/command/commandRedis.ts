@@ -25,6 +25,10 @@ export interface CommandRedisOptions {
   readonly nodeId?: string;
   /** `--redis-key-prefix`: the prefix of every key and channel (default there: `reactor:mcp`). */
   readonly keyPrefix?: string;
+  /** `--event-replay-max`: how many SSE events a session keeps for `Last-Event-ID` replay (default there: 100). */
+  readonly eventReplayMax?: number;
+  /** `--event-replay-age`: how long an SSE event can be replayed, ms (default there: 5 minutes). */
+  readonly eventReplayAgeMs?: number;
 }
 
 /**

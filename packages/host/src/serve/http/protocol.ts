@@ -33,6 +33,7 @@ import { jsonRpcError, JsonRpcCodes, requestIdOf } from './jsonRpc.js';
 import { advertiseListChanged } from './listChanged.js';
 import type { SessionClaim, SessionOwner, SessionRegistry } from './sessions/sessionRegistry.js';
 import type { Session, SessionStore } from './sessions/sessions.js';
+import { forwardToHolder, FORWARDED_BY_HEADER, UNREACHABLE } from './sessions/sessionForward.js';
 import type { UnknownNameLog } from './unknownNames.js';
 
 /** A request's selection, and the toolsets its token may not have. */
@@ -76,12 +77,26 @@ interface Plan {
 const PLAN: unique symbol = Symbol('reactor.endpoint.plan');
 type Planned = Request & { [PLAN]?: Plan | undefined };
 
+/** The claim of a session another live node holds. */
+type HeldClaim = Extract<SessionClaim, { kind: 'held' }>;
+const isHeld = (outcome: Session | Response | HeldClaim): outcome is HeldClaim => !(outcome instanceof Response) && 'kind' in outcome && outcome.kind === 'held';
+
+/**
+ * How long a request for a session whose holder cannot be reached waits for
+ * the holder's heartbeat to expire (three 1 s intervals by default) and the
+ * session to be taken over here, ms; past it, 503.
+ */
+export const HOLDER_WAIT_MS = 10_000;
+/** How often such a request asks the registry again, at most, ms. */
+const HOLDER_POLL_MS = 250;
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 const SESSION_NOT_FOUND = 'Session not found: it ended, expired, or was opened by another client; start a new one with initialize';
 
 /** Serves the MCP protocol on one endpoint. */
 export class McpEndpoint {
   /** Takeovers under way, by session and owner. */
-  private readonly takeovers = new Map<string, Promise<Session | Response>>();
+  private readonly takeovers = new Map<string, Promise<Session | Response | HeldClaim>>();
   private readonly modern;
   private readonly stateless;
 
@@ -135,7 +150,7 @@ export class McpEndpoint {
     if (sessionId !== null) {
       const owner: SessionOwner = { tenant: r.tenant, principal: principalOf(authInfo) };
       let session: Session | Response | undefined = this.sessions?.find(sessionId, owner);
-      if (!session && this.sessions?.registry) session = await this.sharedTakeOver(this.sessions, this.sessions.registry, sessionId, owner, r, parsedBody);
+      if (!session && this.sessions?.registry) session = await this.reach(this.sessions, this.sessions.registry, sessionId, owner, r, parsedBody);
       if (session instanceof Response) return session;
       if (!session || !this.sessions) return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id: requestIdOf(parsedBody) });
       // A session keeps its toolsets; a token that has since lost one's scopes does not.
@@ -219,8 +234,43 @@ export class McpEndpoint {
     return jsonRpcError(500, JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the server for this selection could not be built (the cause is logged)', { id: null });
   }
 
+  /**
+   * A request for a session this replica does not hold: relayed to its live
+   * holder, or — when the holder cannot be reached (killed, its heartbeat not
+   * yet expired) — held here until the heartbeat expires and the session is
+   * taken over, then served (bounded by {@link HOLDER_WAIT_MS}). Either way
+   * the client gets its answer, not a 503 it would have to retry.
+   */
+  private async reach(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response> {
+    const { request } = r;
+    const id = requestIdOf(parsedBody);
+    const relayed = request.headers.get(FORWARDED_BY_HEADER);
+    const deadline = Date.now() + HOLDER_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      const found = attempt > 0 ? sessions.find(sessionId, owner) : undefined;
+      if (found) return found;
+      const outcome = await this.sharedTakeOver(sessions, registry, sessionId, owner, r, parsedBody);
+      if (!isHeld(outcome)) return outcome;
+      if (outcome.url === undefined || relayed !== null) {
+        // A holder that advertises no address (an older replica), or a relayed request whose session moved on meanwhile: the client's retry finds it.
+        const why = relayed !== null ? `was relayed here by node "${relayed}" but is held by node "${outcome.node}"` : `is served by node "${outcome.node}", which is alive and advertises no address to relay to`;
+        return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: session ${sessionId} ${why}; retry`, { id, headers: { 'retry-after': relayed !== null ? '1' : String(outcome.retryAfterSeconds) } });
+      }
+      const answer = await forwardToHolder(request, parsedBody, { holderUrl: outcome.url, fromNode: registry.nodeId });
+      if (answer !== UNREACHABLE) return answer;
+      if (request.signal.aborted) return jsonRpcError(499, JsonRpcCodes.SERVER_ERROR, 'the client went away', { id });
+      if (attempt === 0) this.logger.info({ session: sessionId, node: outcome.node }, `node "${outcome.node}" holding session ${sessionId} cannot be reached; waiting for its heartbeat to expire (${outcome.retryAfterMs ?? outcome.retryAfterSeconds * 1000} ms) to take the session over`);
+      const wait = Math.min(Math.max(outcome.retryAfterMs ?? outcome.retryAfterSeconds * 1000, 20) + 10, HOLDER_POLL_MS);
+      if (Date.now() + wait > deadline) {
+        this.logger.warn({ session: sessionId, node: outcome.node }, `node "${outcome.node}" holding session ${sessionId} could not be reached for ${HOLDER_WAIT_MS} ms while its heartbeat lasted; answered 503`);
+        return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: node "${outcome.node}" holds session ${sessionId} and is alive, but this node cannot reach it; retry`, { id, headers: { 'retry-after': '1' } });
+      }
+      await delay(wait);
+    }
+  }
+
   /** {@link takeOver}, shared by the requests for one session (and owner) that arrive while it runs: one claim, one rebuild. */
-  private sharedTakeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response> {
+  private sharedTakeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response | HeldClaim> {
     const key = JSON.stringify([sessionId, owner.tenant ?? null, owner.principal ?? null]);
     const running = this.takeovers.get(key);
     // A Response body is read once: a request joining a refusal gets its own copy.
@@ -232,11 +282,11 @@ export class McpEndpoint {
 
   /**
    * A session another replica opened: claimed through the registry and
-   * rebuilt here under its id, or the answer to send — 404 when it is not this
-   * client's (or no longer exists), 503 with `Retry-After` while its holder is
-   * alive or this replica is full.
+   * rebuilt here under its id, the live holder (`held`: {@link reach} relays
+   * to it), or the answer to send — 404 when it is not this client's (or no
+   * longer exists), 503 with `Retry-After` when this replica is full.
    */
-  private async takeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response> {
+  private async takeOver(sessions: SessionStore, registry: SessionRegistry, sessionId: string, owner: SessionOwner, r: EndpointRequest, parsedBody: unknown): Promise<Session | Response | HeldClaim> {
     const id = requestIdOf(parsedBody);
     if (!sessions.hasRoom) {
       return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: this node is full (${sessions.max} sessions) and cannot take session ${sessionId} over; retry later`, { id, headers: { 'retry-after': '5' } });
@@ -249,12 +299,7 @@ export class McpEndpoint {
       return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id });
     }
     if (claim.kind === 'unknown') return jsonRpcError(404, JsonRpcCodes.SESSION_NOT_FOUND, SESSION_NOT_FOUND, { id });
-    if (claim.kind === 'held') {
-      return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: session ${sessionId} is served by node "${claim.node}", which is alive; retry (the load balancer should route it there)`, {
-        id,
-        headers: { 'retry-after': String(claim.retryAfterSeconds) },
-      });
-    }
+    if (claim.kind === 'held') return claim;
     const { record } = claim;
     try {
       const selection = parseSelection(record.selection);

@@ -60,8 +60,13 @@ export interface SessionRecord {
 export type SessionClaim =
   /** This node holds the session now: rebuild it from `record`. */
   | { readonly kind: 'claimed'; readonly record: SessionRecord }
-  /** Another node holds it and is alive: the client should retry (the balancer may route it back). */
-  | { readonly kind: 'held'; readonly node: string; readonly retryAfterSeconds: number }
+  /**
+   * Another node holds it and its heartbeat lasts: the request is relayed to
+   * `url` (the holder's advertised address) when there is one; if the holder
+   * cannot be reached, the app waits for its heartbeat to expire (`retryAfterMs`)
+   * and claims again.
+   */
+  | { readonly kind: 'held'; readonly node: string; readonly retryAfterSeconds: number; readonly retryAfterMs?: number; readonly url?: string }
   /** No such session for this tenant and principal (ended, expired, or someone else's). */
   | { readonly kind: 'unknown' };
 
@@ -91,6 +96,13 @@ export interface SessionRegistry {
    * heartbeat to expire.
    */
   release(): Promise<void>;
+  /**
+   * Where the other replicas reach this one (`http://10.0.0.12:4040`), carried
+   * in its heartbeat: a replica that receives a request for a session held
+   * here relays it to that address. Optional: a registry without it leaves
+   * such requests answered 503 with `Retry-After`.
+   */
+  advertise?(url: string): void;
 }
 
 /** True when `value` has the shape of the `initialize` parameters this app can replay. */

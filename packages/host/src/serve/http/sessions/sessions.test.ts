@@ -75,4 +75,27 @@ describe('SessionStore', () => {
     expect(store.size).toBe(0);
     expect((await open(store)).status).toBe(503);
   });
+
+  it('frees a GET stream the moment its client leaves, so the client can open it again at once (no 409 until the next keep-alive)', async () => {
+    const store = new SessionStore({}, {}, silentLogger);
+    const id = (await open(store)).headers.get('mcp-session-id')!;
+    const session = store.find(id, acme)!;
+    const stream = () => {
+      const left = new AbortController();
+      const request = new Request('http://localhost/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, signal: left.signal });
+      return { left, answered: store.handle(session, request, undefined, undefined, () => undefined) };
+    };
+    const first = stream();
+    expect((await first.answered).status).toBe(200);
+    // While it is open, a second stream is refused, as the protocol says.
+    const second = await stream().answered;
+    expect(second.status).toBe(409);
+    await second.text();
+    // The client goes away (its connection closed): the stream is free again, with no write needed to notice.
+    first.left.abort();
+    const third = stream();
+    expect((await third.answered).status).toBe(200);
+    third.left.abort();
+    await store.close();
+  });
 });

@@ -211,7 +211,7 @@ export class SessionStore {
     try {
       const response = await session.transport.handleRequest(request, { ...(parsedBody !== undefined ? { parsedBody } : {}), ...(authInfo ? { authInfo } : {}) });
       this.noteSubscription(session, parsedBody);
-      return response;
+      return releasedWhenClientLeaves(response, request.signal);
     } catch (error) {
       done();
       throw error;
@@ -326,4 +326,40 @@ export class SessionStore {
       this.logger.debug({ session: session.id }, `closing a session (${why}) failed: ${errorMessage(error)}`);
     }
   }
+}
+
+/**
+ * `response`, whose SSE stream is cancelled the moment the client's connection
+ * closes (`signal`), not at the next write: cancelling is what frees the SDK's
+ * registration of the stream, and until it is freed the SDK refuses the
+ * client's reconnection with 409 ("Only one SSE stream is allowed per
+ * session"). A v1 SDK client re-opens its GET stream twice and then never
+ * again, so a refusal there loses the session's notifications for good.
+ */
+export function releasedWhenClientLeaves(response: Response, signal: AbortSignal): Response {
+  const body = response.body;
+  if (!body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
+  const reader: ReadableStreamDefaultReader<Uint8Array> = (body as ReadableStream<Uint8Array>).getReader();
+  const onAbort = () => void reader.cancel(new Error('the client closed the connection')).catch(() => undefined);
+  const released = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (done) {
+          signal.removeEventListener('abort', onAbort);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        signal.removeEventListener('abort', onAbort);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      signal.removeEventListener('abort', onAbort);
+      return reader.cancel(reason);
+    },
+  });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return new Response(released, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

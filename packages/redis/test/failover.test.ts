@@ -1,0 +1,144 @@
+/**
+ * Failover without a retrying client: three replicas of the command on one
+ * real Redis, with the default heartbeat (1 s, lasting 3 s), and the default
+ * v1 and v2 SDK clients — no retry policy of the test's own.
+ *
+ * - A replica that does not hold a session relays the session's requests to
+ *   the holder (whose heartbeat carries its address) and streams the answer
+ *   back: a balancer that moves a session on every request, GET stream
+ *   included, costs the client nothing.
+ * - When the holder is killed (`kill -9`), a request for its session waits on
+ *   the replica it reached until the holder's heartbeat expires, then that
+ *   replica takes the session over and answers: the client sees no error, and
+ *   a v1 client's notification stream, which re-opens twice and then never
+ *   again, comes back under the same session.
+ */
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createClient } from '@redis/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_KEY_PREFIX, nodeHeartbeatKey } from '../src/keys.js';
+import { startHaproxy, startReplica, type Balancer, type Replica } from './helpers/cluster.js';
+import { startRedis, type TestRedis } from './helpers/redisServer.js';
+
+/** The command's default heartbeat: death is detected within three of these. */
+const HEARTBEAT_MS = 1_000;
+
+let redis: TestRedis;
+let inspector: ReturnType<typeof createClient>;
+let replicas: Replica[] = [];
+let balancer: Balancer;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  inspector = createClient({ url: redis.url });
+  inspector.on('error', () => undefined);
+  await inspector.connect();
+  replicas = await Promise.all(['node-1', 'node-2', 'node-3'].map((name) => startReplica(name, redis.url, HEARTBEAT_MS)));
+  balancer = await startHaproxy(replicas);
+}, 60_000);
+
+afterAll(async () => {
+  await balancer?.stop('SIGTERM');
+  await Promise.all(replicas.map((r) => r.stop('SIGTERM')));
+  await inspector?.close();
+  await redis?.stop();
+});
+
+const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]!).text;
+const nodeOf = (pong: string) => pong.replace('pong from ', '');
+
+describe('failover with the default SDK clients', () => {
+  it('answers a session wherever its requests land: a replica that does not hold it relays them (GET stream included) to the holder', async () => {
+    // A "balancer" that moves the session on purpose: each request goes to the next replica.
+    let turn = 0;
+    const statuses: number[] = [];
+    const methods: string[] = [];
+    const rotating = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const replica = replicas[turn++ % replicas.length]!;
+      const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
+      url.host = replica.address;
+      if (typeof init?.body === 'string') methods.push(...[JSON.parse(init.body) as unknown].flat().map((m) => (m as { method?: string }).method ?? 'response'));
+      const response = await fetch(url, init);
+      statuses.push(response.status);
+      return response;
+    };
+    const transport = new TransportV1(replicas[0]!.url, { fetch: rotating });
+    const client = new ClientV1({ name: 'rotating-v1', version: '1.0.0' });
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    await client.connect(transport);
+    await client.subscribeResource({ uri: 'test://clock' });
+
+    const answers = new Set<string>();
+    for (let call = 0; call < 9; call++) answers.add(nodeOf(text(await client.callTool({ name: 'ping', arguments: {} }))));
+    // Nine calls over three replicas, each run by the one replica that holds the session.
+    expect(answers).toEqual(new Set(['node-1']));
+    // The GET stream, opened through another replica, hears the holder's notifications.
+    await vi.waitFor(async () => {
+      await client.callTool({ name: 'touch', arguments: {} });
+      expect(updates).toContain('test://clock');
+    }, { timeout: 10_000, interval: 200 });
+    expect(statuses.filter((s) => s >= 400)).toEqual([]);
+    expect(methods.filter((m) => m === 'initialize')).toHaveLength(1);
+    await client.close();
+  }, 30_000);
+
+  it('keeps a session, its POSTs and its v1 GET stream through a kill -9 of its holder: the request waits for the takeover instead of failing', async () => {
+    // The default clients, through the project's HAProxy recipe.
+    const v1 = new ClientV1({ name: 'default-v1', version: '1.0.0' });
+    const v1Transport = new TransportV1(balancer.url);
+    const updates: string[] = [];
+    v1.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    await v1.connect(v1Transport);
+    await v1.subscribeResource({ uri: 'test://clock' });
+    const holder = nodeOf(text(await v1.callTool({ name: 'ping', arguments: {} })));
+    const id = v1Transport.sessionId!;
+
+    // A v2 client whose session the same replica holds (HAProxy's round-robin places it; open until one lands there).
+    let v2: Client | undefined;
+    let v2Transport: StreamableHTTPClientTransport | undefined;
+    for (let tries = 0; tries < 12 && !v2; tries++) {
+      const client = new Client({ name: 'default-v2', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(balancer.url);
+      await client.connect(transport);
+      if (nodeOf(text(await client.callTool({ name: 'ping', arguments: {} }))) === holder) [v2, v2Transport] = [client, transport];
+      else await client.close();
+    }
+    expect(v2, `no v2 session landed on ${holder}`).toBeDefined();
+    const v2Id = v2Transport!.sessionId!;
+
+    // The v1 GET stream is up (a notification reaches it) before the kill.
+    await vi.waitFor(async () => {
+      await v1.callTool({ name: 'touch', arguments: {} });
+      expect(updates).toContain('test://clock');
+    }, { timeout: 10_000, interval: 200 });
+
+    const victim = replicas.find((r) => r.name === holder)!;
+    await victim.stop('SIGKILL');
+    // At once, while the victim's heartbeat still lasts: the calls are held, then served by the replica that took the session over.
+    const [after1, after2] = await Promise.all([v1.callTool({ name: 'ping', arguments: {} }), v2!.callTool({ name: 'ping', arguments: {} })]);
+    expect(nodeOf(text(after1))).not.toBe(holder);
+    expect(nodeOf(text(after2))).not.toBe(holder);
+    expect(await inspector.exists(nodeHeartbeatKey(DEFAULT_KEY_PREFIX, holder))).toBe(0);
+    expect(v1Transport.sessionId).toBe(id);
+    expect(v2Transport!.sessionId).toBe(v2Id);
+
+    // The v1 client re-opened its GET stream (at +1 s, during the takeover): it hears the next update.
+    updates.length = 0;
+    await vi.waitFor(async () => {
+      await v1.callTool({ name: 'touch', arguments: {} });
+      expect(updates).toContain('test://clock');
+    }, { timeout: 10_000, interval: 200 });
+    await v1.close();
+    await v2!.close();
+  }, 60_000);
+
+  it('says once, on SIGTERM, that a replica released its sessions', async () => {
+    const leaving = replicas.find((r) => r.child.exitCode === null && r.child.signalCode === null)!;
+    await leaving.stop('SIGTERM');
+    expect(leaving.output().match(/released its sessions/g) ?? []).toHaveLength(1);
+  });
+});
