@@ -19,7 +19,7 @@ export {
 } from './selection/selection.js';
 export type { Selection, SelectionInput, ToolsetActivation } from './selection/selection.js';
 export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './contract/tool.js';
-export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult, InputRequiredResult } from './contract/tool.js';
+export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolResultOf, StructuredContentOf, ToolAnnotations, CallToolResult, InputRequiredResult } from './contract/tool.js';
 export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './contract/inputRequired.js';
 export { MIN_REQUEST_STATE_KEY_BYTES } from './host/mint/requestState.js';
 export type { Toolset, DescribedToolset } from './contract/toolset.js';

@@ -1,11 +1,12 @@
 /** `read_file`: one page of a text file. */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import { fileOfPath, pageText, readText } from '../files.js';
 import { pathSubject } from '../errors.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { jsonChars, largestFitting } from '../responseCap.js';
 import { resolveFile } from '../safePath.js';
-import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
 /** Characters in a page when `limit` is not given. */
 export const DEFAULT_PAGE_CHARS = 20_000;
@@ -27,7 +28,7 @@ type ReadFileResult = z.infer<typeof readFileOutput>;
 
 /** Makes the `read_file` tool. */
 export function createReadFileTool(runtime: SpacesRuntime) {
-  return defineSpacesTool({
+  return defineTool({
     name: 'read_file',
     title: 'Read file',
     description:

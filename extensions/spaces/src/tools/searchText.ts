@@ -1,9 +1,10 @@
 /** `search_text`: lines containing a phrase, across a space. */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
 import { fitItems } from '../responseCap.js';
 import { searchText } from '../search.js';
-import { defineSpacesTool, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { READ_ONLY_LOCAL, spaceArg } from './common.js';
 
 const matchSchema = z.object({
   path: z.string(),
@@ -27,7 +28,7 @@ export const searchTextOutput = z.object({
 
 /** Makes the `search_text` tool. */
 export function createSearchTextTool(runtime: SpacesRuntime) {
-  return defineSpacesTool({
+  return defineTool({
     name: 'search_text',
     title: 'Search text',
     description:
