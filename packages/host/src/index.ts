@@ -23,7 +23,7 @@ export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolResultOf, 
 export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './contract/inputRequired.js';
 export { MIN_REQUEST_STATE_KEY_BYTES } from './host/mint/requestState.js';
 export type { Toolset, DescribedToolset } from './contract/toolset.js';
-export type { ToolExtension, AnyToolHandler } from './contract/toolExtension.js';
+export type { ToolExtension, AnyToolHandler, DeriveOutputSchema } from './contract/toolExtension.js';
 export type { Middleware, MiddlewareCall, MiddlewareMethod, MiddlewareNext } from './contract/middleware.js';
 export { DEPRECATED_NAME_META } from './host/build/toolAlias.js';
 export type { DeprecatedNameHint } from './host/build/toolAlias.js';
