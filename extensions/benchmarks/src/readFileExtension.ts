@@ -79,9 +79,9 @@ export function readFileOutputSchema(original: SchemaLike | undefined): SchemaLi
   }
   if ('~standard' in original) return original;
   const values = Object.values(original);
-  if (values.every((v) => typeof v === 'object' && v !== null && '~standard' in v)) return { ...original, benchmark: benchmarkField } as SchemaLike;
+  if (values.every((v) => typeof v === 'object' && v !== null && '~standard' in v)) return { ...original, benchmark: benchmarkField };
   const json = original as { properties?: Record<string, unknown> };
-  return { ...json, properties: { ...json.properties, benchmark: z.toJSONSchema(benchmarkField, { io: 'output' }) } } as SchemaLike;
+  return { ...json, properties: { ...json.properties, benchmark: z.toJSONSchema(benchmarkField, { io: 'output' }) } };
 }
 
 /**

@@ -38,7 +38,7 @@ describe('defineTool', () => {
     expect(defineTool(definition)).toBe(definition);
   });
 
-  it('keeps the handler an ordinary function a test calls without any server', async () => {
+  it('keeps the handler an ordinary function a test calls without any server', () => {
     const launchSandbox = defineTool({
       name: 'launch_sandbox',
       title: 'Launch Sandbox',
@@ -47,7 +47,7 @@ describe('defineTool', () => {
       handler: (args, ctx) => ({ sandbox: args.sandboxName, variant: args.variant, by: ctx.extension }),
     });
     const ctx = testContext({ extension: 'sandboxes' });
-    expect(await launchSandbox.handler({ sandboxName: 'a', variant: 'b' }, ctx)).toEqual({ sandbox: 'a', variant: 'b', by: 'sandboxes' });
+    expect(launchSandbox.handler({ sandboxName: 'a', variant: 'b' }, ctx)).toEqual({ sandbox: 'a', variant: 'b', by: 'sandboxes' });
   });
 
   describe('infers the handler\'s arguments (type level)', () => {
@@ -116,7 +116,7 @@ describe('defineTool', () => {
         name: 'read_file',
         description: 'd',
         inputSchema: z.object({ path: z.string() }),
-        handler: async (args) => ({ path: args.path, text: 'hello', nextOffset: null as number | null }),
+        handler: (args) => Promise.resolve({ path: args.path, text: 'hello', nextOffset: null as number | null }),
       });
       expectTypeOf(readFile.handler).returns.resolves.toEqualTypeOf<{ path: string; text: string; nextOffset: number | null }>();
       expectTypeOf<ToolResultOf<typeof readFile>>().toEqualTypeOf<{ path: string; text: string; nextOffset: number | null }>();
@@ -142,8 +142,8 @@ describe('defineTool', () => {
       });
       expectTypeOf<StructuredContentOf<typeof list>>().toEqualTypeOf<{ total: number; items: string[] }>();
       expectTypeOf(list.outputSchema).toEqualTypeOf<typeof output | undefined>();
-      const shaped = defineTool({ name: 'shaped', description: 'd', outputSchema: { n: z.number() }, handler: () => ({ n: 1 }) });
-      expectTypeOf<StructuredContentOf<typeof shaped>>().toEqualTypeOf<{ n: number }>();
+      const _shaped = defineTool({ name: 'shaped', description: 'd', outputSchema: { n: z.number() }, handler: () => ({ n: 1 }) });
+      expectTypeOf<StructuredContentOf<typeof _shaped>>().toEqualTypeOf<{ n: number }>();
       // A spec typed without an output schema has no structured content; one whose type does not say has a plain record.
       expectTypeOf<StructuredContentOf<ToolSpec<{ a: string }, number, undefined>>>().toBeNever();
       expectTypeOf<StructuredContentOf<ToolSpec>>().toEqualTypeOf<Record<string, unknown>>();
@@ -156,7 +156,7 @@ describe('defineTool', () => {
       expectTypeOf(explicit).toExtend<ToolSpec<{ a: string }>>();
       expectTypeOf(explicit.handler).returns.toEqualTypeOf<unknown>();
       // A typed tool still goes wherever a ToolSpec does.
-      const typed = defineTool({ name: 'typed', description: 'd', inputSchema: schema, handler: async () => 1 });
+      const typed = defineTool({ name: 'typed', description: 'd', inputSchema: schema, handler: () => Promise.resolve(1) });
       const specs: ToolSpec<never>[] = [typed, explicit];
       const plainSpec: ToolSpec<{ a: string }> = typed;
       expect(specs.length + (plainSpec === typed ? 1 : 0)).toBe(3);

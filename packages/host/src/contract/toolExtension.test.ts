@@ -253,7 +253,7 @@ describe('applyToolExtensions', () => {
         'no schema today',
       ],
     ])('fails closed when %s', (_label, toolExtension, mentioned) => {
-      const error = failure(withOutput(), [ext('deriver', toolExtension as ToolExtension)]);
+      const error = failure(withOutput(), [ext('deriver', toolExtension)]);
       expect(error.code).toBe(ErrorCodes.TOOL_EXTENSION_FAILED);
       expect(error.extension).toBe('deriver');
       expect(error.message).toContain(mentioned);

@@ -123,7 +123,7 @@ function applyOne(spec: ToolSpec<Record<string, unknown>>, ext: ToolExtension): 
 // A function is a deriver unless it carries the Standard Schema key (arktype's types are callable).
 function derivedSchema(given: SchemaLike | DeriveOutputSchema, original: SchemaLike | undefined): SchemaLike | undefined {
   if (typeof given !== 'function' || '~standard' in given) return given as SchemaLike;
-  const derived: unknown = (given as DeriveOutputSchema)(original);
+  const derived: unknown = given(original);
   if (derived !== undefined && !isSchemaLike(derived)) throw new Error(`outputSchema(original) returned ${describeValue(derived)}, expected a schema (or undefined for none)`);
   return derived;
 }
