@@ -38,7 +38,8 @@ export {
   runIdsIn,
   readFileOutputSchema,
   READ_FILE_TOOL,
-  READ_FILE_DESCRIPTION,
+  READ_FILE_NOTE,
+  readFileDescription,
   READ_FILE_EXTENSION_ORDER,
 } from './readFileExtension.js';
 export type { BenchmarkAnnotation } from './readFileExtension.js';

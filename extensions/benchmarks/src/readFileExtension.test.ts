@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
-import { silentLogger, type Logger } from '@reactor/host';
+import { silentLogger, type Logger, type SchemaLike } from '@reactor/host';
 import { testContext } from '@reactor/host/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { FIXTURES_DIR } from './extension.js';
 import { importJsonl } from './importer.js';
 import { jsonChars } from './boundAnswer.js';
-import { annotateResult, createReadFileExtension, runIdsIn } from './readFileExtension.js';
+import { annotateResult, createReadFileExtension, READ_FILE_NOTE, runIdsIn } from './readFileExtension.js';
 import { migrate } from './schema.js';
 import { BenchmarkStore } from './store.js';
 
@@ -134,11 +135,22 @@ describe('the tool extension', () => {
     expect(warnings).toEqual([expect.stringContaining('database is locked')]);
   });
 
-  it('declares its order, description and a loose output schema that accepts the annotation', () => {
+  it('declares its order, and derives its description and output schema from read_file\'s own', () => {
     const ext = createReadFileExtension(() => store, silentLogger);
     expect(ext.order).toBe(10);
-    expect(ext.description).toContain('Benchmark artefacts (.jsonl run records) are annotated with the runs they contain');
-    const schema = ext.outputSchema as { safeParse(v: unknown): { success: boolean } };
-    expect(schema.safeParse({ ...file('a.jsonl', ''), extra: true, benchmark: { records: 0, runs: [], unknownRuns: [], benchmarks: [], hint: '' } }).success).toBe(true);
+    const describe = ext.description as (original: string) => string;
+    expect(describe('Read a file.')).toBe(`Read a file. ${READ_FILE_NOTE}`);
+    const derive = ext.outputSchema as (original: SchemaLike | undefined) => SchemaLike | undefined;
+    const own = z.object({ path: z.string(), text: z.string(), truncated: z.boolean() });
+    const derived = derive(own) as z.ZodObject;
+    const annotation = { records: 0, runs: [], unknownRuns: [], benchmarks: [], hint: '' };
+    expect(derived.safeParse({ path: 'a.jsonl', text: '', truncated: false, benchmark: annotation }).success).toBe(true);
+    expect(derived.safeParse({ path: 'a.jsonl', text: '', benchmark: annotation }).success).toBe(false); // truncated stays required
+    // A raw shape gains the field, a JSON Schema the property; a tool without a schema keeps none.
+    expect(Object.keys(derive({ path: z.string() }) as object)).toEqual(['path', 'benchmark']);
+    const json = derive({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }) as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(json.properties)).toEqual(['path', 'benchmark']);
+    expect(json.required).toEqual(['path']);
+    expect(derive(undefined)).toBeUndefined();
   });
 });

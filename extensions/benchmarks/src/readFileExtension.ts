@@ -11,7 +11,7 @@
  * missing annotation widens nothing. Applying it fails closed: `wrap` throws
  * if it is not given a handler, and the host then leaves `read_file` out.
  */
-import type { AnyToolHandler, Logger, ToolExtension } from '@reactor/host';
+import type { AnyToolHandler, Logger, SchemaLike, ToolExtension } from '@reactor/host';
 import { z } from 'zod';
 import { boundAnswer, DEFAULT_MAX_RESPONSE_CHARS, jsonChars, STRING_FLOOR } from './boundAnswer.js';
 import { errorMessageOf } from './errors.js';
@@ -23,13 +23,15 @@ export const READ_FILE_TOOL = 'read_file';
 /** Its place among extensions of `read_file`: after (inside) order-0 ones such as redaction, before (inside) later ones. */
 export const READ_FILE_EXTENSION_ORDER = 10;
 
-/** The description `read_file` carries once benchmarks is awake. */
-export const READ_FILE_DESCRIPTION =
-  "Read a text file of a space (Markdown, CSV, JSON, code, a notebook's raw JSON…) one page at a time. " +
-  'offset and limit count characters; keep calling with offset = nextOffset until nextOffset is null. ' +
-  'Binary files are refused; for notebooks, read_notebook gives a readable view. ' +
+/** What benchmarks adds to `read_file`'s own description once awake. */
+export const READ_FILE_NOTE =
   'Benchmark artefacts (.jsonl run records) are annotated with the runs they contain: the result then has a "benchmark" field ' +
   'naming each run, its benchmark, model and score; open them with get_run, compare_runs or best_run.';
+
+/** `read_file`'s description once benchmarks is awake: the tool's own, then {@link READ_FILE_NOTE}. */
+export function readFileDescription(original: string): string {
+  return `${original.trimEnd()} ${READ_FILE_NOTE}`;
+}
 
 /** Lines read per file at most: an annotation must stay cheap on a large page. */
 const MAX_LINES = 10_000;
@@ -60,24 +62,27 @@ const annotationSchema = z.object({
   omitted: z.array(z.string()).optional(),
 });
 
+/** The `benchmark` field `read_file`'s result gains. */
+const benchmarkField = annotationSchema.optional().describe('present when the file holds benchmark run or result records');
+
 /**
- * `read_file`'s output once extended: spaces' fields (`space, path, mimeType,
- * size, totalChars, offset, nextOffset, text`) plus the optional `benchmark`
- * annotation. It replaces spaces' schema because a strict one would make
- * clients reject the new field; it is loose, and its fields optional, so a
- * field spaces adds or drops later still validates.
+ * `read_file`'s output schema once extended: the tool's own — every field
+ * spaces declares, as it declares it — plus the optional `benchmark`
+ * annotation, so the two cannot drift. A zod object is extended, a raw shape
+ * or a JSON Schema object gains the property; a tool without an output schema
+ * (or with a schema of another kind, which cannot be extended) keeps it.
  */
-export const readFileOutputSchema = z.looseObject({
-  space: z.string().optional(),
-  path: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  offset: z.number().optional(),
-  nextOffset: z.number().nullable().optional(),
-  totalChars: z.number().optional(),
-  text: z.string().optional(),
-  benchmark: annotationSchema.optional().describe('present when the file holds benchmark run or result records'),
-});
+export function readFileOutputSchema(original: SchemaLike | undefined): SchemaLike | undefined {
+  if (original === undefined || typeof original !== 'object') return original;
+  if (typeof (original as { extend?: unknown }).extend === 'function' && '~standard' in original) {
+    return (original as z.ZodObject).extend({ benchmark: benchmarkField });
+  }
+  if ('~standard' in original) return original;
+  const values = Object.values(original);
+  if (values.every((v) => typeof v === 'object' && v !== null && '~standard' in v)) return { ...original, benchmark: benchmarkField };
+  const json = original as { properties?: Record<string, unknown> };
+  return { ...json, properties: { ...json.properties, benchmark: z.toJSONSchema(benchmarkField, { io: 'output' }) } };
+}
 
 /**
  * Finds the run ids a JSONL text names: `run` records' `id`, `result` records'
@@ -186,7 +191,8 @@ export function createReadFileExtension(store: () => BenchmarkStore | undefined,
     order: READ_FILE_EXTENSION_ORDER,
     // The description points at get_run, compare_runs and best_run: only where benchmarks' toolset is active are they served.
     when: 'active',
-    description: READ_FILE_DESCRIPTION,
+    // Derived from read_file's own, never retyped: whatever spaces says and declares stays.
+    description: readFileDescription,
     outputSchema: readFileOutputSchema,
     meta: { 'reactor/benchmarks': { annotates: 'benchmark artefacts (.jsonl run records)' } },
     wrap(original: AnyToolHandler): AnyToolHandler {

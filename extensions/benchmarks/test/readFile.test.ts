@@ -10,7 +10,7 @@ import { buildHost, defineExtension, defineTool, parseSelection, silentLogger, t
 import { connect, type TestConnection } from '@reactor/host/testing';
 import { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBenchmarksExtension, READ_FILE_DESCRIPTION } from '../src/index.js';
+import { createBenchmarksExtension, readFileDescription } from '../src/index.js';
 
 const ORIGINAL_DESCRIPTION = 'Read a file of a space (stand-in).';
 
@@ -139,7 +139,7 @@ describe('read_file before benchmarks wakes', () => {
 describe('read_file once a URL asked for benchmarks', () => {
   it('is re-described and annotates benchmark artefacts with the runs they contain, through a strict client', async () => {
     const conn = await connectTo(await serve(), 'benchmarks');
-    expect(await descriptionOf(conn, 'read_file')).toBe(READ_FILE_DESCRIPTION);
+    expect(await descriptionOf(conn, 'read_file')).toBe(readFileDescription(ORIGINAL_DESCRIPTION));
     const artefact = await readFile(conn, 'results/gsm8k-mini_run-0142.jsonl');
     expect(artefact.text).toBe(FILES['results/gsm8k-mini_run-0142.jsonl']);
     expect(artefact.benchmark).toMatchObject({ runs: [{ id: 'run-0142', score: 0.8333 }], unknownRuns: [], benchmarks: ['gsm8k-mini'] });

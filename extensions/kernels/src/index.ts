@@ -22,7 +22,7 @@ export type { NbOutput, OutputContent, RenderLimits, RenderedOutputs } from './o
 export { startExecution, ExecutionStore } from './execution.js';
 export type { Execution, ExecutionStatus, ExecutionTarget } from './execution.js';
 export { quietJupyterlabConsole } from './quietConsole.js';
-export { createReadNotebookExtension, readNotebookWithKernelOutput, READ_NOTEBOOK_TOOL, READ_NOTEBOOK_DESCRIPTION, READ_NOTEBOOK_EXTENSION_ORDER } from './readNotebookExtension.js';
+export { createReadNotebookExtension, readNotebookWithKernelOutput, readNotebookDescription, READ_NOTEBOOK_TOOL, READ_NOTEBOOK_NOTE, READ_NOTEBOOK_EXTENSION_ORDER } from './readNotebookExtension.js';
 export { executionOutput } from './tools/executeTools.js';
 export { EXTENSION_NAME } from './errors.js';
 

@@ -12,8 +12,8 @@
  * `read_notebook` out rather than serve it half-extended.
  */
 import { readFile } from 'node:fs/promises';
-import { readNotebookOutput, resolveInSpace } from '@reactor/ext-spaces';
-import type { AnyToolHandler, ToolExtension } from '@reactor/host';
+import { resolveInSpace } from '@reactor/ext-spaces';
+import type { AnyToolHandler, SchemaLike, ToolExtension } from '@reactor/host';
 import { z } from 'zod';
 import { messageOf } from './errors.js';
 import { jupyterFailure } from './jupyterClient.js';
@@ -42,21 +42,37 @@ export const kernelAnnotation = z.object({
 });
 type KernelAnnotation = z.infer<typeof kernelAnnotation>;
 
-/**
- * `read_notebook`'s output once extended: spaces' fields, cells that may carry
- * an `id`, and the optional `live_kernel`. Loose, so fields spaces adds later still validate.
- */
-export const readNotebookWithKernelOutput = z.looseObject({
-  ...readNotebookOutput.shape,
-  cells: z.array(z.looseObject({ index: z.number().int(), id: z.string().optional().describe('The cell id execute_cell takes.') })),
-  live_kernel: kernelAnnotation.optional(),
-});
+/** What kernels adds to a cell of `read_notebook`'s result. */
+const cellId = z.string().optional().describe('The cell id execute_cell takes.');
 
-/** The description `read_notebook` carries once kernels is awake. */
-export const READ_NOTEBOOK_DESCRIPTION =
-  'Read a Jupyter notebook (.ipynb) as cells: Markdown and code with their outputs, summarised (long output keeps its head and tail, images are named with their size, errors show the exception). ' +
-  'Read a range with cells: { start, end }; a long notebook comes in pages: continue from nextCell. ' +
-  'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell, change them with insert_cell, overwrite_cell_source and delete_cell (toolset "kernels").';
+/**
+ * `read_notebook`'s output schema once extended, derived from the tool's own
+ * (spaces' `readNotebookOutput`): every field as spaces declares it, each cell
+ * with an optional `id`, plus the optional `live_kernel`. A schema that is not
+ * a zod object with an array of cell objects cannot be extended and is kept.
+ */
+export function readNotebookWithKernelOutput(original: SchemaLike | undefined): SchemaLike | undefined {
+  if (!isZodObject(original)) return original;
+  const cells = original.shape.cells as { element?: unknown } | undefined;
+  const cell = cells?.element;
+  return original.extend({
+    ...(isZodObject(cell) ? { cells: z.array(cell.extend({ id: cellId })) } : {}),
+    live_kernel: kernelAnnotation.optional(),
+  });
+}
+
+// Duck-typed: the schema may come from another copy of zod.
+function isZodObject(value: unknown): value is z.ZodObject {
+  return typeof value === 'object' && value !== null && '~standard' in value && typeof (value as { extend?: unknown }).extend === 'function' && typeof (value as { shape?: unknown }).shape === 'object';
+}
+
+/** What kernels adds to `read_notebook`'s own description once awake. */
+export const READ_NOTEBOOK_NOTE = 'Each cell carries its id, and "live_kernel" says whether the notebook has a live kernel and its state: run cells with execute_cell, change them with insert_cell, overwrite_cell_source and delete_cell (toolset "kernels").';
+
+/** `read_notebook`'s description once kernels is awake: the tool's own, then {@link READ_NOTEBOOK_NOTE}. */
+export function readNotebookDescription(original: string): string {
+  return `${original.trimEnd()} ${READ_NOTEBOOK_NOTE}`;
+}
 
 /** The caller's kernel of the notebook (owner.ts): another principal's is never reported. */
 async function kernelOf(runtime: KernelsRuntime, space: string, path: string, owner: KernelOwner): Promise<KernelAnnotation> {
@@ -125,7 +141,8 @@ export function createReadNotebookExtension(runtime: () => KernelsRuntime | unde
     order: READ_NOTEBOOK_EXTENSION_ORDER,
     // Only where the kernels toolset is served: a client without execute_cell is never told about it.
     when: 'active',
-    description: READ_NOTEBOOK_DESCRIPTION,
+    // Derived from read_notebook's own, never retyped: whatever spaces says and declares stays.
+    description: readNotebookDescription,
     outputSchema: readNotebookWithKernelOutput,
     meta: { 'reactor/kernels': { annotates: 'live kernel state and cell ids' } },
     wrap(original: AnyToolHandler): AnyToolHandler {

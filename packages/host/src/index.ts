@@ -19,7 +19,7 @@ export {
 } from './selection/selection.js';
 export type { Selection, SelectionInput, ToolsetActivation } from './selection/selection.js';
 export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './contract/tool.js';
-export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolAnnotations, CallToolResult, InputRequiredResult } from './contract/tool.js';
+export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolResultOf, StructuredContentOf, ToolAnnotations, CallToolResult, InputRequiredResult } from './contract/tool.js';
 export { encodeCursor, decodeCursor, cursorMismatch, truncateMiddle, omittedMarker, readLimit } from './contract/answers.js';
 export type { DecodeCursorOptions, LimitSource } from './contract/answers.js';
 export { answerBudget, capItems, fitAnswer, largestFitting, DEFAULT_ANSWER_TOKENS } from './contract/budget.js';
@@ -30,7 +30,7 @@ export { answerTokenCounter } from './contract/tokens.js';
 export { inputRequired, acceptedContent, inputResponse, isInputRequiredResult } from './contract/inputRequired.js';
 export { MIN_REQUEST_STATE_KEY_BYTES } from './host/mint/requestState.js';
 export type { Toolset, DescribedToolset } from './contract/toolset.js';
-export type { ToolExtension, AnyToolHandler } from './contract/toolExtension.js';
+export type { ToolExtension, AnyToolHandler, DeriveOutputSchema } from './contract/toolExtension.js';
 export type { Middleware, MiddlewareCall, MiddlewareMethod, MiddlewareNext } from './contract/middleware.js';
 export { DEPRECATED_NAME_META } from './host/build/toolAlias.js';
 export type { DeprecatedNameHint } from './host/build/toolAlias.js';

@@ -3,7 +3,7 @@
  * step every notebook tool starts with (check the notebook, find or start
  * its kernel).
  */
-import { defineTool, type InferSchema, type SchemaLike, type ToolAnnotations, type ToolContext, type ToolDefinition, type ToolSpec } from '@reactor/host';
+import type { ToolAnnotations, ToolContext } from '@reactor/host';
 import { z } from 'zod';
 import type { NotebookRef } from '../notebookFile.js';
 import type { LiveNotebook, OpenedHow } from '../notebookKernels.js';
@@ -31,18 +31,6 @@ export function timeoutArg(runtime: KernelsRuntime) {
 export const READS_KERNEL: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
 /** Runs code: anything may happen, in the kernel and wherever the code reaches. */
 export const RUNS_CODE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
-
-/** A tool spec whose handler keeps its result type. */
-export type KernelsTool<S extends SchemaLike, O> = Omit<ToolSpec<InferSchema<S>>, 'handler'> & {
-  readonly handler: (args: InferSchema<S>, ctx: ToolContext) => Promise<O>;
-};
-
-/** `defineTool` in the kernels toolset, keeping the handler's result type. */
-export function defineKernelsTool<S extends SchemaLike, O>(
-  definition: Omit<ToolDefinition<S>, 'handler' | 'toolset'> & { readonly inputSchema: S; readonly handler: (args: InferSchema<S>, ctx: ToolContext) => Promise<O> },
-): KernelsTool<S, O> {
-  return defineTool<S>({ ...definition, toolset: KERNELS_TOOLSET }) as KernelsTool<S, O>;
-}
 
 /** The notebook and its kernel, found or started. */
 export interface OpenedNotebook {

@@ -4,7 +4,7 @@
  * kernel, never saved) and `get_execution` (the rest of a run that outlived
  * its wait).
  */
-import type { CallToolResult, ToolContext } from '@reactor/host';
+import { defineTool, type CallToolResult, type ToolContext } from '@reactor/host';
 import { z } from 'zod';
 import { kernelError, messageOf, notebookSubject } from '../errors.js';
 import { startExecution, type Execution } from '../execution.js';
@@ -13,7 +13,7 @@ import { findCodeCell, readNotebook, saveCellOutputs, sourceOf } from '../notebo
 import { renderOutputs } from '../outputs.js';
 import { ownerOf } from '../owner.js';
 import type { KernelsRuntime } from '../runtime.js';
-import { defineKernelsTool, notebookArg, openNotebook, READS_KERNEL, RUNS_CODE, spaceArg, timeoutArg } from './common.js';
+import { KERNELS_TOOLSET, notebookArg, openNotebook, READS_KERNEL, RUNS_CODE, spaceArg, timeoutArg } from './common.js';
 
 /** How long an interrupted run gets to wind down before the call returns without its end. */
 const INTERRUPT_GRACE_MS = 5000;
@@ -133,7 +133,8 @@ async function runAndWait(runtime: KernelsRuntime, ctx: ToolContext, opened: Awa
 
 /** `execute_cell`. */
 export function createExecuteCellTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'execute_cell',
     title: 'Execute cell',
     description:
@@ -182,7 +183,8 @@ export function createExecuteCellTool(runtime: KernelsRuntime) {
 
 /** `execute_code`. */
 export function createExecuteCodeTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'execute_code',
     title: 'Execute code',
     description:
@@ -201,7 +203,8 @@ export function createExecuteCodeTool(runtime: KernelsRuntime) {
 
 /** `get_execution`. */
 export function createGetExecutionTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'get_execution',
     title: 'Get execution',
     description: 'Read a run again by its execution_id: its outputs so far and its status. A run still going is waited for, up to timeout_s (default 0: answer at once).',

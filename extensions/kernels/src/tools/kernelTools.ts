@@ -3,19 +3,21 @@
  * kernels run, and opening, interrupting, restarting and shutting down a
  * notebook's kernel.
  */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import { jupyterFailure } from '../jupyterClient.js';
 import { cellIndex, readNotebook } from '../notebookFile.js';
 import { kernelError, notebookSubject } from '../errors.js';
 import { notebookPathOf, ownerOf } from '../owner.js';
 import type { KernelsRuntime } from '../runtime.js';
-import { defineKernelsTool, kernelState, notebookArg, openNotebook, READS_KERNEL, spaceArg } from './common.js';
+import { KERNELS_TOOLSET, kernelState, notebookArg, openNotebook, READS_KERNEL, spaceArg } from './common.js';
 
 const notebookArgs = z.object({ space: spaceArg, path: notebookArg });
 
 /** `list_kernelspecs`: the kernelspecs the operator allows, as the server describes them. */
 export function createListKernelspecsTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'list_kernelspecs',
     title: 'List kernelspecs',
     description: 'List the kernel types (kernelspecs) this server lets you start — only those the operator allows.',
@@ -53,7 +55,8 @@ export function createListKernelsTool(runtime: KernelsRuntime) {
     connections: z.number().int().nullable(),
     started_by_us: z.boolean().describe('True when this MCP server started it (it shuts such kernels down when idle); false for kernels a person or another client opened.'),
   });
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'list_kernels',
     title: 'List kernels',
     description: 'List your kernels running on the Jupyter Server: id, notebook (space and path), state, last activity, and whether this server started it.',
@@ -100,7 +103,8 @@ export function createListKernelsTool(runtime: KernelsRuntime) {
 
 /** `open_notebook`: find or start the notebook's kernel (idempotent). */
 export function createOpenNotebookTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'open_notebook',
     title: 'Open notebook',
     description:
@@ -162,7 +166,8 @@ async function heldOrFail(runtime: KernelsRuntime, space: string, path: string, 
 
 /** `interrupt_kernel`. */
 export function createInterruptKernelTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'interrupt_kernel',
     title: 'Interrupt kernel',
     description: 'Interrupt what a notebook\'s kernel is running (like pressing Stop): the running cell raises KeyboardInterrupt; variables are kept.',
@@ -184,7 +189,8 @@ export function createInterruptKernelTool(runtime: KernelsRuntime) {
 
 /** `restart_kernel`. */
 export function createRestartKernelTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'restart_kernel',
     title: 'Restart kernel',
     description: 'Restart a notebook\'s kernel. ALL STATE IS LOST: variables, imports and loaded data are gone; run the setup cells again afterwards.',
@@ -204,7 +210,8 @@ export function createRestartKernelTool(runtime: KernelsRuntime) {
 
 /** `shutdown_kernel`. */
 export function createShutdownKernelTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'shutdown_kernel',
     title: 'Shut down kernel',
     description: 'Shut down a notebook\'s kernel and end its session (its state is lost; a person with the notebook open loses their kernel too). The notebook file is untouched.',

@@ -9,13 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isCode, type ICell, type INotebookContent } from '@jupyterlab/nbformat';
-import type { ToolAnnotations, ToolContext } from '@reactor/host';
+import { defineTool, type ToolAnnotations, type ToolContext } from '@reactor/host';
 import { z } from 'zod';
 import { kernelError, notebookSubject } from '../errors.js';
 import { jupyterFailure } from '../jupyterClient.js';
 import { cellIdOf, editNotebook, findCell, sourceOf, type NotebookRef } from '../notebookFile.js';
 import type { KernelsRuntime } from '../runtime.js';
-import { defineKernelsTool, notebookArg, spaceArg } from './common.js';
+import { KERNELS_TOOLSET, notebookArg, spaceArg } from './common.js';
 
 /** Adds to a notebook; nothing is lost. */
 const ADDS: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
@@ -85,7 +85,8 @@ async function changeNotebook<R>(runtime: KernelsRuntime, ctx: ToolContext, spac
 
 /** `insert_cell`. */
 export function createInsertCellTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'insert_cell',
     title: 'Insert cell',
     description:
@@ -131,7 +132,8 @@ export function createInsertCellTool(runtime: KernelsRuntime) {
 
 /** `overwrite_cell_source`. */
 export function createOverwriteCellSourceTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'overwrite_cell_source',
     title: 'Overwrite cell source',
     description:
@@ -159,7 +161,8 @@ export function createOverwriteCellSourceTool(runtime: KernelsRuntime) {
 
 /** `delete_cell`. */
 export function createDeleteCellTool(runtime: KernelsRuntime) {
-  return defineKernelsTool({
+  return defineTool({
+    toolset: KERNELS_TOOLSET,
     name: 'delete_cell',
     title: 'Delete cell',
     description:

@@ -2,7 +2,7 @@
  * What every spaces tool shares: truthful annotations and the argument
  * schemas that recur.
  */
-import { defineTool, type InferSchema, type SchemaLike, type ToolAnnotations, type ToolContext, type ToolDefinition, type ToolSpec } from '@reactor/host';
+import type { InferSchema, SchemaLike, ToolAnnotations, ToolSpec } from '@reactor/host';
 import { z } from 'zod';
 
 /**
@@ -24,20 +24,12 @@ export const spaceArg = z.string().min(1).describe('The space\'s name, as list_s
 /** A path argument: relative to the space. */
 export const pathArg = z.string().describe('A path relative to the space, with "/" separators (e.g. "data/results.csv"). ".." and absolute paths are refused.');
 
-/** A tool spec whose handler keeps its result type (a plain `ToolSpec`'s handler returns `unknown`). */
-export type SpacesTool<S extends SchemaLike, O> = Omit<ToolSpec<InferSchema<S>>, 'handler'> & {
-  readonly handler: (args: InferSchema<S>, ctx: ToolContext) => Promise<O>;
-};
-
 /**
- * `defineTool`, keeping the handler's result type so callers — tests, and
- * extensions that wrap these tools — read typed results without casting.
+ * A spaces tool's spec: `defineTool` keeps the handler's result type, so this
+ * is only a name for it.
+ * @deprecated Use `ToolSpec<InferSchema<S>, Promise<O>>` (or `ToolResultOf`) from `@reactor/host`.
  */
-export function defineSpacesTool<S extends SchemaLike, O>(
-  definition: Omit<ToolDefinition<S>, 'handler'> & { readonly inputSchema: S; readonly handler: (args: InferSchema<S>, ctx: ToolContext) => Promise<O> },
-): SpacesTool<S, O> {
-  return defineTool<S>(definition) as SpacesTool<S, O>;
-}
+export type SpacesTool<S extends SchemaLike, O> = ToolSpec<InferSchema<S>, Promise<O>>;
 
 /**
  * A camelCase argument name of 1.0 (`maxResults`, `caseSensitive`,

@@ -1,9 +1,10 @@
 /** `find_notebooks`: notebooks by name or content, in one space or all. */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
 import { fitItems } from '../responseCap.js';
 import { findNotebooks } from '../search.js';
-import { defineSpacesTool, deprecatedName, READ_ONLY_LOCAL } from './common.js';
+import { deprecatedName, READ_ONLY_LOCAL } from './common.js';
 
 /** Notebooks returned when `max_results` is not given. */
 export const DEFAULT_MAX_NOTEBOOKS = 20;
@@ -28,7 +29,7 @@ export const findNotebooksOutput = z.object({
 
 /** Makes the `find_notebooks` tool. */
 export function createFindNotebooksTool(runtime: SpacesRuntime) {
-  return defineSpacesTool({
+  return defineTool({
     name: 'find_notebooks',
     title: 'Find notebooks',
     description:

@@ -1,4 +1,5 @@
 /** `list_files`: what a folder of a space holds, a page at a time. */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import { mimeTypeOf } from '../fileTypes.js';
 import { decodeListCursor, encodeListCursor } from '../listCursor.js';
@@ -6,7 +7,7 @@ import { fitItems } from '../responseCap.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFolder } from '../safePath.js';
 import { compareTreePaths, walk } from '../walk.js';
-import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
 /** Entries in a page when `limit` is not given. */
 export const DEFAULT_LIST_LIMIT = 500;
@@ -37,7 +38,7 @@ type ListFilesResult = z.infer<typeof listFilesOutput>;
 
 /** Makes the `list_files` tool. */
 export function createListFilesTool(runtime: SpacesRuntime) {
-  return defineSpacesTool({
+  return defineTool({
     name: 'list_files',
     title: 'List files',
     description:

@@ -1,4 +1,5 @@
 /** `list_spaces`: the spaces there are, with what each holds. */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import { fileOfEntry, readText, spaceFileUri, type FileRef } from '../files.js';
 import { isNotebookPath } from '../fileTypes.js';
@@ -7,7 +8,7 @@ import { fitItems } from '../responseCap.js';
 import { spaceRealDir } from '../safePath.js';
 import type { RefusedSpace } from '../spaceRoots.js';
 import { walk } from '../walk.js';
-import { defineSpacesTool, READ_ONLY_LOCAL } from './common.js';
+import { READ_ONLY_LOCAL } from './common.js';
 
 const spaceSummary = z.object({
   name: z.string(),
@@ -33,7 +34,7 @@ const MAX_NOTE_NAME = 60;
 
 /** Makes the `list_spaces` tool. */
 export function createListSpacesTool(runtime: SpacesRuntime) {
-  return defineSpacesTool({
+  return defineTool({
     name: 'list_spaces',
     title: 'List spaces',
     description: 'List the spaces (folders of someone\'s work: notebooks, documents, data files) with a short description and how many files and notebooks each holds. Start here.',

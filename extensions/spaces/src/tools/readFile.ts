@@ -1,5 +1,5 @@
 /** `read_file`: one page of a text file — by characters, or by lines from the head or the tail — or an image. */
-import type { CallToolResult } from '@reactor/host';
+import { defineTool, type CallToolResult } from '@reactor/host';
 import { z } from 'zod';
 import { binaryRefusal, fileOfPath, pageText, spaceFileUri, type FileRef } from '../files.js';
 import { pathSubject, spaceError } from '../errors.js';
@@ -8,7 +8,7 @@ import type { SpacesRuntime } from '../runtime.js';
 import { jsonChars, largestFitting } from '../responseCap.js';
 import { resolveFile } from '../safePath.js';
 import { createTextIndexCache, readFrom, readTail, withFile } from '../textPages.js';
-import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
 /** Characters in a page when `limit` is not given. */
 export const DEFAULT_PAGE_CHARS = 20_000;
@@ -36,7 +36,7 @@ type ReadFileResult = z.infer<typeof readFileOutput>;
 export function createReadFileTool(runtime: SpacesRuntime) {
   // Each file version is indexed once (its length in characters, and checkpoints), so a page reads only its own bytes.
   const indexes = createTextIndexCache();
-  return defineSpacesTool({
+  return defineTool({
     name: 'read_file',
     title: 'Read file',
     description:

@@ -1,11 +1,12 @@
 /** `read_notebook`: a notebook's cells with their outputs, summarised. */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import { pathSubject, spaceError } from '../errors.js';
 import { fileOfPath, readNotebookFile } from '../files.js';
 import { truncateMiddle, type NotebookCell } from '../notebook.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFile } from '../safePath.js';
-import { defineSpacesTool, deprecatedName, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { deprecatedName, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 import { fitItems, jsonChars, largestFitting } from '../responseCap.js';
 
 // A cell whose source and each output keep at most `chars` characters (head and tail, the cut marked).
@@ -49,7 +50,7 @@ type ReadNotebookResult = z.infer<typeof readNotebookOutput>;
 
 /** Makes the `read_notebook` tool. */
 export function createReadNotebookTool(runtime: SpacesRuntime) {
-  return defineSpacesTool({
+  return defineTool({
     name: 'read_notebook',
     title: 'Read notebook',
     description:

@@ -1,9 +1,10 @@
 /** `search_text`: lines containing a phrase, across a space. */
+import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
 import { fitItems } from '../responseCap.js';
 import { searchText } from '../search.js';
-import { defineSpacesTool, deprecatedName, READ_ONLY_LOCAL, spaceArg } from './common.js';
+import { deprecatedName, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
 /** Matching lines returned when `max_results` is not given. */
 export const DEFAULT_MAX_MATCHES = 50;
@@ -31,7 +32,7 @@ export const searchTextOutput = z.object({
 
 /** Makes the `search_text` tool. */
 export function createSearchTextTool(runtime: SpacesRuntime) {
-  return defineSpacesTool({
+  return defineTool({
     name: 'search_text',
     title: 'Search text',
     description:

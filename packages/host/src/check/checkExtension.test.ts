@@ -81,6 +81,14 @@ describe('checkExtension', () => {
     expect(codes(check)).toEqual(['error tool-extension-invalid', 'warning schema-untyped']);
   });
 
+  it('takes a tool extension that derives its description and output schema (nothing to convert until the tool is known)', async () => {
+    const deriving = defineExtension({
+      manifest: { name: 'ext', version: '1.0.0' },
+      toolExtensions: () => [['echo', { description: (original) => `${original} Also audited.`, outputSchema: (original) => original }]],
+    });
+    expect(codes(await checkExtension(deriving))).toEqual([]);
+  });
+
   it('calls no handler and no lifecycle hook', async () => {
     let called = 0;
     const count = () => { called++; };

@@ -146,10 +146,11 @@ export async function checkExtension(extension: McpExtension, options: CheckExte
       add('error', FindingCodes.TOOL_EXTENSION_INVALID, subject, 'is not a [toolName, { wrap?, inputSchema?, … }] pair', 'return [["list_spaces", { wrap: (original) => (args, ctx) => original(args, ctx) }]]');
       continue;
     }
-    const te = ext as { wrap?: unknown; inputSchema?: SchemaLike; outputSchema?: SchemaLike; annotations?: unknown };
+    const te = ext as { wrap?: unknown; inputSchema?: SchemaLike; outputSchema?: SchemaLike | ((original: SchemaLike | undefined) => unknown); annotations?: unknown };
     if (te.wrap !== undefined && typeof te.wrap !== 'function') add('error', FindingCodes.TOOL_EXTENSION_INVALID, subject, '"wrap" is not a function', 'wrap: (original) => (args, ctx) => …');
     schemaOf(te.inputSchema, 'inputSchema', 'input', subject, add);
-    schemaOf(te.outputSchema, 'outputSchema', 'output', subject, add);
+    // An output schema derived from the tool's own (a function) is known only once applied: the host checks it then.
+    if (typeof te.outputSchema !== 'function' || '~standard' in te.outputSchema) schemaOf(te.outputSchema as SchemaLike | undefined, 'outputSchema', 'output', subject, add);
     if (te.annotations !== undefined) checkAnnotations({ annotations: te.annotations as ToolSpec['annotations'] }, subject, add);
   }
 

@@ -11,6 +11,8 @@ import {
   toCallToolResult,
   toolErrorResult,
   type CallToolResult,
+  type StructuredContentOf,
+  type ToolResultOf,
   type ToolSpec,
 } from './tool.js';
 
@@ -36,7 +38,7 @@ describe('defineTool', () => {
     expect(defineTool(definition)).toBe(definition);
   });
 
-  it('keeps the handler an ordinary function a test calls without any server', async () => {
+  it('keeps the handler an ordinary function a test calls without any server', () => {
     const launchSandbox = defineTool({
       name: 'launch_sandbox',
       title: 'Launch Sandbox',
@@ -45,7 +47,7 @@ describe('defineTool', () => {
       handler: (args, ctx) => ({ sandbox: args.sandboxName, variant: args.variant, by: ctx.extension }),
     });
     const ctx = testContext({ extension: 'sandboxes' });
-    expect(await launchSandbox.handler({ sandboxName: 'a', variant: 'b' }, ctx)).toEqual({ sandbox: 'a', variant: 'b', by: 'sandboxes' });
+    expect(launchSandbox.handler({ sandboxName: 'a', variant: 'b' }, ctx)).toEqual({ sandbox: 'a', variant: 'b', by: 'sandboxes' });
   });
 
   describe('infers the handler\'s arguments (type level)', () => {
@@ -105,6 +107,59 @@ describe('defineTool', () => {
           return b;
         },
       });
+    });
+  });
+
+  describe('keeps the handler\'s result type (type level)', () => {
+    it('so a test or a wrapping extension reads a typed result without casting', async () => {
+      const readFile = defineTool({
+        name: 'read_file',
+        description: 'd',
+        inputSchema: z.object({ path: z.string() }),
+        handler: (args) => Promise.resolve({ path: args.path, text: 'hello', nextOffset: null as number | null }),
+      });
+      expectTypeOf(readFile.handler).returns.resolves.toEqualTypeOf<{ path: string; text: string; nextOffset: number | null }>();
+      expectTypeOf<ToolResultOf<typeof readFile>>().toEqualTypeOf<{ path: string; text: string; nextOffset: number | null }>();
+      const result = await readFile.handler({ path: 'a.md' }, testContext());
+      expectTypeOf(result.text).toEqualTypeOf<string>();
+      expect(result).toEqual({ path: 'a.md', text: 'hello', nextOffset: null });
+    });
+
+    it('for a synchronous handler, and one without an input schema', () => {
+      const ping = defineTool({ name: 'ping', description: 'd', handler: () => 'pong' as const });
+      expectTypeOf(ping.handler).returns.toEqualTypeOf<'pong'>();
+      expectTypeOf<ToolResultOf<typeof ping>>().toEqualTypeOf<'pong'>();
+    });
+
+    it('and the structured content\'s type where an output schema is given', () => {
+      const output = z.object({ total: z.number(), items: z.array(z.string()) });
+      const list = defineTool({
+        name: 'list_items',
+        description: 'd',
+        inputSchema: { prefix: z.string() },
+        outputSchema: output,
+        handler: (args) => ({ total: 1, items: [args.prefix] }),
+      });
+      expectTypeOf<StructuredContentOf<typeof list>>().toEqualTypeOf<{ total: number; items: string[] }>();
+      expectTypeOf(list.outputSchema).toEqualTypeOf<typeof output | undefined>();
+      const _shaped = defineTool({ name: 'shaped', description: 'd', outputSchema: { n: z.number() }, handler: () => ({ n: 1 }) });
+      expectTypeOf<StructuredContentOf<typeof _shaped>>().toEqualTypeOf<{ n: number }>();
+      // A spec typed without an output schema has no structured content; one whose type does not say has a plain record.
+      expectTypeOf<StructuredContentOf<ToolSpec<{ a: string }, number, undefined>>>().toBeNever();
+      expectTypeOf<StructuredContentOf<ToolSpec>>().toEqualTypeOf<Record<string, unknown>>();
+    });
+
+    it('while every existing way of calling it still compiles', () => {
+      const schema = z.object({ a: z.string() });
+      // An explicit schema type argument, as callers wrote before: the result is then unknown, as it was.
+      const explicit = defineTool<typeof schema>({ name: 'explicit', description: 'd', inputSchema: schema, outputSchema: z.object({ b: z.string() }), handler: (args) => ({ b: args.a }) });
+      expectTypeOf(explicit).toExtend<ToolSpec<{ a: string }>>();
+      expectTypeOf(explicit.handler).returns.toEqualTypeOf<unknown>();
+      // A typed tool still goes wherever a ToolSpec does.
+      const typed = defineTool({ name: 'typed', description: 'd', inputSchema: schema, handler: () => Promise.resolve(1) });
+      const specs: ToolSpec<never>[] = [typed, explicit];
+      const plainSpec: ToolSpec<{ a: string }> = typed;
+      expect(specs.length + (plainSpec === typed ? 1 : 0)).toBe(3);
     });
   });
 

@@ -32,11 +32,19 @@ export type ToolContext = ServerContext & {
   readonly signal: AbortSignal;
 };
 
-/** A tool handler: any JSON value, a string, a `CallToolResult` or undefined. */
-export type ToolHandler<Args = Record<string, unknown>> = (args: Args, ctx: ToolContext) => unknown;
+/**
+ * A tool handler: any JSON value, a string, a `CallToolResult` or undefined
+ * (or a promise of one). `Result` is what it returns — `unknown` unless a
+ * definition says more (`defineTool` infers it from the handler).
+ */
+export type ToolHandler<Args = Record<string, unknown>, Result = unknown> = (args: Args, ctx: ToolContext) => Result;
 
-/** What `mcp.tools` holds: one tool, offered under its name. */
-export interface ToolSpec<Args = Record<string, unknown>> {
+/**
+ * What `mcp.tools` holds: one tool, offered under its name. `Result` is the
+ * handler's return type and `Output` the output schema's type; both default to
+ * the loosest, so `ToolSpec<Args>` takes any spec with those arguments.
+ */
+export interface ToolSpec<Args = Record<string, unknown>, Result = unknown, Output extends SchemaLike | undefined = SchemaLike | undefined> {
   /** SEP-986 tool name: 1–128 of `A-Z a-z 0-9 . _ -`. */
   readonly name: string;
   /** Display name for clients. */
@@ -46,7 +54,7 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   /** A zod object, a zod raw shape, any Standard Schema, or a plain JSON Schema object. */
   readonly inputSchema?: SchemaLike;
   /** Optional output schema; an object result then also becomes `structuredContent`. */
-  readonly outputSchema?: SchemaLike;
+  readonly outputSchema?: Output;
   /** MCP tool annotations (hints), sent as is. */
   readonly annotations?: ToolAnnotations;
   /** The toolset it belongs to; default: its extension's first declared toolset. */
@@ -64,13 +72,35 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   /** Icons for clients that show them. */
   readonly icons?: ReadonlyArray<{ src: string; mimeType?: string; sizes?: string[] }>;
   /** The handler: an ordinary function. */
-  readonly handler: ToolHandler<Args>;
+  readonly handler: ToolHandler<Args, Result>;
 }
 
-/** The definition `defineTool` takes: a spec whose handler's args are inferred from `inputSchema`. */
-export type ToolDefinition<S extends SchemaLike | undefined> = Omit<ToolSpec<InferSchema<S>>, 'inputSchema'> & {
+/**
+ * The definition `defineTool` takes: a spec whose handler's args are inferred
+ * from `inputSchema`, and whose result type and output schema's type are kept.
+ */
+export type ToolDefinition<S extends SchemaLike | undefined, Result = unknown, Output extends SchemaLike | undefined = SchemaLike | undefined> = Omit<
+  ToolSpec<InferSchema<S>, Result, Output>,
+  'inputSchema' | 'handler'
+> & {
   readonly inputSchema?: S;
+  readonly handler: ToolHandler<InferSchema<S>, Result>;
 };
+
+/** What a tool's handler answers, awaited: `ToolResultOf<typeof readFile>`. */
+export type ToolResultOf<T extends { readonly handler: (...args: never[]) => unknown }> = Awaited<ReturnType<T['handler']>>;
+
+/**
+ * The type of a tool's `structuredContent`: its output schema's type when the
+ * schema's type is known (`defineTool` keeps it), `never` for a spec typed
+ * without one (it then has no structured content), and a plain record when
+ * the type does not say.
+ */
+export type StructuredContentOf<T extends { readonly outputSchema?: SchemaLike | undefined }> = [NonNullable<T['outputSchema']>] extends [never]
+  ? never
+  : SchemaLike extends NonNullable<T['outputSchema']>
+    ? Record<string, unknown>
+    : InferSchema<NonNullable<T['outputSchema']>>;
 
 /** SEP-986: the characters and length a tool name may have. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -80,9 +110,9 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
  * invalid name, a missing description or a handler that is not a function
  * throws a {@link ReactorError} (`REACTOR_TOOL_INVALID`).
  */
-export function defineTool<S extends SchemaLike | undefined = undefined>(
-  definition: ToolDefinition<S>,
-): ToolSpec<InferSchema<S>> {
+export function defineTool<S extends SchemaLike | undefined = undefined, Result = unknown, Output extends SchemaLike | undefined = SchemaLike | undefined>(
+  definition: ToolDefinition<S, Result, Output>,
+): ToolSpec<InferSchema<S>, Result, Output> {
   assertValidToolSpec(definition as unknown as ToolSpec<unknown>);
   return definition;
 }

@@ -201,6 +201,65 @@ describe('applyToolExtensions', () => {
     });
   });
 
+  describe('deriving the description and the output schema from the original', () => {
+    const output = z.object({ launched: z.string(), variant: z.string(), truncated: z.boolean() });
+    const withOutput = (): Spec => ({ ...base(), outputSchema: output });
+
+    it('passes the description as the extensions before left it, and uses what the function returns', () => {
+      const seen: string[] = [];
+      const extended = applyToolExtensions(base(), [
+        ext('first', { description: 'Launch a sandbox (pooled).' }, 0),
+        ext('second', { description: (original) => (seen.push(original), `${original} Sandboxes are culled after an hour.`) }, 1),
+      ]);
+      expect(seen).toEqual(['Launch a sandbox (pooled).']);
+      expect(extended.description).toBe('Launch a sandbox (pooled). Sandboxes are culled after an hour.');
+    });
+
+    it('extends the original output schema rather than retyping it: its fields, required ones and all, are kept', () => {
+      const extended = applyToolExtensions(withOutput(), [
+        ext('audit', { outputSchema: (original) => (original as typeof output).extend({ auditId: z.string().optional() }) }),
+      ]);
+      const derived = extended.outputSchema as z.ZodObject;
+      expect(Object.keys(derived.shape)).toEqual(['launched', 'variant', 'truncated', 'auditId']);
+      expect(derived.safeParse({ launched: 'a', variant: 'b', truncated: false }).success).toBe(true);
+      expect(derived.safeParse({ launched: 'a', variant: 'b' }).success).toBe(false); // truncated is still required
+      expect(withOutput().outputSchema).toBe(output); // the original is untouched
+    });
+
+    it('hands a tool without an output schema undefined, and may give it one', () => {
+      const seen: unknown[] = [];
+      const extended = applyToolExtensions(base(), [ext('typed', { outputSchema: (original) => (seen.push(original), output) })]);
+      expect(seen).toEqual([undefined]);
+      expect(extended.outputSchema).toBe(output);
+    });
+
+    it('still takes a Standard Schema that is itself a function (arktype\'s are) as a plain value', () => {
+      const callable = Object.assign(() => undefined, { '~standard': { version: 1 as const, vendor: 'callable', validate: (value: unknown) => ({ value }) } });
+      const extended = applyToolExtensions(withOutput(), [ext('callable', { outputSchema: callable })]);
+      expect(extended.outputSchema).toBe(callable);
+    });
+
+    it.each([
+      ['a description function returns an empty string', { description: () => '' }, 'description'],
+      ['a description function returns a non-string', { description: () => 42 as unknown as string }, 'description'],
+      ['an output schema function returns a non-schema', { outputSchema: () => 'loose' as never }, 'outputSchema'],
+      [
+        'a deriving function throws',
+        {
+          outputSchema: () => {
+            throw new Error('no schema today');
+          },
+        },
+        'no schema today',
+      ],
+    ])('fails closed when %s', (_label, toolExtension, mentioned) => {
+      const error = failure(withOutput(), [ext('deriver', toolExtension)]);
+      expect(error.code).toBe(ErrorCodes.TOOL_EXTENSION_FAILED);
+      expect(error.extension).toBe('deriver');
+      expect(error.message).toContain(mentioned);
+    });
+  });
+
   describe('name and toolset can never change', () => {
     it('ignores an extension object that tries to set them', () => {
       const sneaky = { name: 'renamed_tool', toolset: 'elsewhere', title: 'T' } as unknown as ToolExtension;

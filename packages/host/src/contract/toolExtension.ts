@@ -1,13 +1,14 @@
 /**
  * Extending another extension's tool (`mcp.tools::<name>`): wrap its handler,
- * replace its schemas, texts and annotations, merge its meta. Applied in a
+ * replace its schemas, texts and annotations (or derive the description and
+ * output schema from the tool's own), merge its meta. Applied in a
  * declared order — by `order`, then by the extending extension's registration
  * order — and fail closed: a tool whose extension fails is left out, never
  * served half-extended.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { describeValue, ErrorCodes, errorMessage, ReactorError } from '../kernel/errors.js';
-import type { SchemaLike } from './schema.js';
+import { isSchemaLike, type SchemaLike } from './schema.js';
 import type { ToolHandler, ToolSpec } from './tool.js';
 
 /** A handler as a wrapper sees it: args already validated, result not yet converted. */
@@ -19,12 +20,20 @@ export interface ToolExtension {
   wrap?(original: AnyToolHandler): AnyToolHandler;
   /** Replaces the input schema (a wrapper that fills an argument in removes it here). */
   readonly inputSchema?: SchemaLike;
-  /** Replaces the output schema. */
-  readonly outputSchema?: SchemaLike;
+  /**
+   * Replaces the output schema — or, as a function, derives it from the tool's
+   * own (as the extensions applied before left it; undefined when it has none):
+   * `(original) => original.extend({ … })` keeps every field the offering
+   * extension declares, so the two cannot drift apart.
+   */
+  readonly outputSchema?: SchemaLike | DeriveOutputSchema;
   /** Replaces the title a client shows. */
   readonly title?: string;
-  /** Replaces the description a model reads. */
-  readonly description?: string;
+  /**
+   * Replaces the description a model reads — or, as a function, derives it
+   * from the tool's own: `(original) => `${original} …``.
+   */
+  readonly description?: string | ((original: string) => string);
   /** Replaces the annotations whole. */
   readonly annotations?: ToolAnnotations;
   /** Shallow-merged over the tool's own `meta` (this extension wins). */
@@ -39,6 +48,12 @@ export interface ToolExtension {
    */
   readonly when?: 'active' | 'always';
 }
+
+/**
+ * Derives a tool's output schema from its own (undefined when it has none);
+ * returning undefined leaves the tool without one.
+ */
+export type DeriveOutputSchema = (original: SchemaLike | undefined) => SchemaLike | undefined;
 
 /** A tool extension with who offered it and where it stands in registration order. */
 export interface ExtensionOfTool {
@@ -88,17 +103,34 @@ function applyOne(spec: ToolSpec<Record<string, unknown>>, ext: ToolExtension): 
     if (typeof wrapped !== 'function') throw new Error(`wrap returned ${describeValue(wrapped)}, expected a function`);
     handler = wrapped as AnyToolHandler;
   }
+  const outputSchema = ext.outputSchema === undefined ? spec.outputSchema : derivedSchema(ext.outputSchema, spec.outputSchema);
+  const { outputSchema: _previous, ...rest } = spec;
   return {
-    ...spec,
+    ...rest,
     handler,
     ...(ext.inputSchema !== undefined ? { inputSchema: ext.inputSchema } : {}),
-    ...(ext.outputSchema !== undefined ? { outputSchema: ext.outputSchema } : {}),
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
     ...(ext.title !== undefined ? { title: ext.title } : {}),
-    ...(ext.description !== undefined ? { description: ext.description } : {}),
+    ...(ext.description !== undefined ? { description: derivedDescription(ext.description, spec.description) } : {}),
     ...(ext.annotations !== undefined ? { annotations: ext.annotations } : {}),
     ...(ext.meta !== undefined ? { meta: { ...spec.meta, ...ext.meta } } : {}),
     // Never changeable by an extension:
     name: spec.name,
     ...(spec.toolset !== undefined ? { toolset: spec.toolset } : {}),
   };
+}
+
+// A function is a deriver unless it carries the Standard Schema key (arktype's types are callable).
+function derivedSchema(given: SchemaLike | DeriveOutputSchema, original: SchemaLike | undefined): SchemaLike | undefined {
+  if (typeof given !== 'function' || '~standard' in given) return given as SchemaLike;
+  const derived: unknown = given(original);
+  if (derived !== undefined && !isSchemaLike(derived)) throw new Error(`outputSchema(original) returned ${describeValue(derived)}, expected a schema (or undefined for none)`);
+  return derived;
+}
+
+function derivedDescription(given: string | ((original: string) => string), original: string): string {
+  if (typeof given !== 'function') return given;
+  const derived: unknown = given(original);
+  if (typeof derived !== 'string' || derived.trim() === '') throw new Error(`description(original) returned ${describeValue(derived)}, expected a non-empty string`);
+  return derived;
 }
