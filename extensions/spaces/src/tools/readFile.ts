@@ -1,9 +1,9 @@
 /** `read_file`: one page of a text file. */
+import { fitAnswer, largestFitting } from '@reactor/host';
 import { z } from 'zod';
 import { fileOfPath, pageText, readText } from '../files.js';
 import { pathSubject } from '../errors.js';
 import type { SpacesRuntime } from '../runtime.js';
-import { jsonChars, largestFitting } from '../responseCap.js';
 import { resolveFile } from '../safePath.js';
 import { defineSpacesTool, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
@@ -50,11 +50,12 @@ export function createReadFileTool(runtime: SpacesRuntime) {
         const asked = Math.min(args.limit, text.length - args.offset);
         return { space: space.name, path: file.relative, mimeType, size: file.size, totalChars: text.length, offset: page.offset, nextOffset: page.nextOffset, text: page.text, truncated: page.text.length < asked };
       };
-      const whole = answer(args.limit);
-      if (jsonChars(whole) <= runtime.limits.maxResponseChars) return whole;
-      // JSON escaping can make a page longer than its text (quotes, newlines, control characters): shorten the page until the answer fits.
-      const fits = largestFitting(1, whole.text.length - 1, (limit) => jsonChars(answer(limit)) <= runtime.limits.maxResponseChars);
-      return answer(Math.max(1, fits));
+      // A page longer than the answer's budget is shortened until it fits (JSON escaping counts: quotes, newlines, control characters).
+      return fitAnswer(runtime.budget, (maxChars) => {
+        const whole = answer(args.limit);
+        if (JSON.stringify(whole).length <= maxChars) return whole;
+        return answer(Math.max(1, largestFitting(1, whole.text.length - 1, (limit) => JSON.stringify(answer(limit)).length <= maxChars)));
+      });
     },
   });
 }
