@@ -116,7 +116,7 @@ function measure(result: Result): { text: number; structured: number } {
 const figures: Record<string, { text: number; structured: number }> = {};
 
 async function call(name: string, args: Record<string, unknown>): Promise<Result> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as Result;
+  const result = (await client.callTool({ name, arguments: args }, { timeout: 120_000 })) as Result;
   const text = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
   expect(result.isError, `${name}: ${text.slice(0, 500)}`).toBeFalsy();
   return result;

@@ -9,6 +9,7 @@
  * tokenized (a token is at least one byte).
  */
 import { createRequire } from 'node:module';
+import type { Tiktoken as TiktokenClass } from 'js-tiktoken/lite';
 
 /** Counts the tokens of a text. `name` says which tokenizer (shown on the catalog page and in `/toolsets`). */
 export interface TokenCounter {
@@ -45,7 +46,7 @@ function load(from: string | URL): TokenCounter | undefined {
   }
   const known = encoders.get(lite);
   if (known) return known;
-  const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  const { Tiktoken } = require('js-tiktoken/lite') as { Tiktoken: typeof TiktokenClass };
   const ranks = require('js-tiktoken/ranks/o200k_base') as { default?: unknown } & Record<string, unknown>;
   const encoder = new Tiktoken((ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0]);
   const counter: TokenCounter = { name: O200K_NAME, count: (text) => countInPieces(text, (piece) => encoder.encode(piece).length) };
