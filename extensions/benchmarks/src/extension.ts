@@ -8,13 +8,13 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Database from 'libsql';
-import { createStderrLogger, defineExtension, type Logger, type McpExtension, type Toolset } from '@reactor/host';
+import { createStderrLogger, DEFAULT_ANSWER_TOKENS, defineExtension, readLimit, type AnswerBudget, type Logger, type McpExtension, type Toolset } from '@reactor/host';
 import { openDatabase, prepareLocation, resolveLocation, type DatabaseLocation, type DatabaseOptions } from './database.js';
-import { ErrorCodes, notStarted, ReactorError } from './errors.js';
+import { notStarted } from './errors.js';
 import { ensureSample } from './sample.js';
 import { createReadFileExtension, READ_FILE_TOOL } from './readFileExtension.js';
 import { BenchmarkStore } from './store.js';
-import { DEFAULT_MAX_RESPONSE_CHARS } from './boundAnswer.js';
+import { defaultBudget } from './budget.js';
 import { BENCHMARKS_TOOLSET, createBenchmarkTools } from './tools.js';
 
 /** The extension's name (also its package.json `reactorMcp` key). */
@@ -48,38 +48,42 @@ export interface BenchmarksOptions extends DatabaseOptions {
   readonly sample?: boolean;
   /** Where warnings go. Default: JSON lines to stderr at `warn`. */
   readonly logger?: Logger;
-  /** The environment to read `REACTOR_BENCHMARKS_DATA` and `REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS` from. Default `process.env`. */
+  /** The environment to read `REACTOR_BENCHMARKS_DATA`, `REACTOR_BENCHMARKS_MAX_RESPONSE_TOKENS` and `REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS` from. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /**
-   * The most characters of JSON one tool answer carries (what a model reads).
-   * Longer answers have long texts cut (head and tail kept), then array items
-   * dropped, and say `truncated: true` with what was `omitted`. Default
-   * `REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS`, else 100 000; at least 2 000.
+   * The most tokens (o200k_base) one tool answer carries, what a model reads:
+   * its text, and separately its structured copy. Longer answers have long
+   * texts cut (head and tail kept), then array items dropped, and say
+   * `truncated: true` with what was `omitted`. Default
+   * `REACTOR_BENCHMARKS_MAX_RESPONSE_TOKENS`, else 10 000; at least 1 000.
+   */
+  readonly maxResponseTokens?: number;
+  /**
+   * @deprecated Use `maxResponseTokens`; accepted until the next major
+   * release. When given (or `REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS` is set),
+   * an answer also stays within this many characters of JSON; at least 2 000.
    */
   readonly maxResponseChars?: number;
 }
 
-/** The environment variable that sets `maxResponseChars` when the option is not given. */
+/** The environment variable that sets `maxResponseTokens` when the option is not given. */
+export const MAX_RESPONSE_TOKENS_ENV = 'REACTOR_BENCHMARKS_MAX_RESPONSE_TOKENS';
+
+/** The smallest `maxResponseTokens` accepted: room for a run summary with its notes. */
+export const MIN_RESPONSE_TOKENS = 1000;
+
+/** @deprecated The environment variable of the deprecated `maxResponseChars`. */
 export const MAX_RESPONSE_CHARS_ENV = 'REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS';
 
-/** The smallest `maxResponseChars` accepted: room for a run summary with its notes. */
+/** The smallest (deprecated) `maxResponseChars` accepted. */
 export const MIN_RESPONSE_CHARS = 2000;
 
 // The option wins, else the environment (a discovered extension gets no options); both checked alike.
-function responseCap(options: BenchmarksOptions): number {
-  const fromOption = options.maxResponseChars !== undefined;
-  const raw = fromOption ? options.maxResponseChars : (options.env ?? process.env)[MAX_RESPONSE_CHARS_ENV]?.trim();
-  if (raw === undefined || raw === '') return DEFAULT_MAX_RESPONSE_CHARS;
-  const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= MIN_RESPONSE_CHARS) return value;
-  throw new ReactorError(ErrorCodes.OPTION_INVALID, {
-    subject: fromOption ? 'option "maxResponseChars" of extension "benchmarks"' : `environment variable ${MAX_RESPONSE_CHARS_ENV} of extension "benchmarks"`,
-    problem: 'is invalid',
-    expected: `an integer of at least ${MIN_RESPONSE_CHARS}`,
-    received: typeof value === 'number' ? String(value) : typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value,
-    hint: `leave it out for the default (${DEFAULT_MAX_RESPONSE_CHARS})`,
-    extension: EXTENSION_NAME,
-  });
+function responseBudget(options: BenchmarksOptions): AnswerBudget {
+  const env = options.env ?? process.env;
+  const maxTokens = readLimit({ extension: EXTENSION_NAME, option: 'maxResponseTokens', value: options.maxResponseTokens, variable: MAX_RESPONSE_TOKENS_ENV, env, default: DEFAULT_ANSWER_TOKENS, min: MIN_RESPONSE_TOKENS });
+  const maxChars = readLimit({ extension: EXTENSION_NAME, option: 'maxResponseChars', value: options.maxResponseChars, variable: MAX_RESPONSE_CHARS_ENV, env, default: 0, min: MIN_RESPONSE_CHARS });
+  return defaultBudget(maxTokens, maxChars === 0 ? undefined : maxChars);
 }
 
 /** The extension, plus what a test or an embedding application may want to see. */
@@ -98,7 +102,7 @@ export interface BenchmarksExtension extends McpExtension {
 export function createBenchmarksExtension(options: BenchmarksOptions = {}): BenchmarksExtension {
   const logger = options.logger ?? createStderrLogger('warn', { extension: EXTENSION_NAME });
   // Checked at once: a bad cap fails the extension where it is made, not on its first call.
-  const maxResponseChars = responseCap(options);
+  const budget = responseBudget(options);
   let db: Database.Database | undefined;
   let store: BenchmarkStore | undefined;
   let location: DatabaseLocation | undefined;
@@ -135,8 +139,8 @@ export function createBenchmarksExtension(options: BenchmarksOptions = {}): Benc
       host: pkg.peerDependencies['@reactor/host'],
     },
     toolsets: () => BENCHMARKS_TOOLSETS.map((t) => ({ ...t })),
-    tools: () => createBenchmarkTools(() => store ?? raise(), maxResponseChars),
-    toolExtensions: () => [[READ_FILE_TOOL, createReadFileExtension(() => store, logger, maxResponseChars)]],
+    tools: () => createBenchmarkTools(() => store ?? raise(), budget),
+    toolExtensions: () => [[READ_FILE_TOOL, createReadFileExtension(() => store, logger, budget)]],
     onStart() {
       if (starts === 0) open();
       starts++;

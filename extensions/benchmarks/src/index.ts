@@ -5,7 +5,7 @@
  */
 import { createBenchmarksExtension } from './extension.js';
 
-export { createBenchmarksExtension, EXTENSION_NAME, BENCHMARKS_TOOLSETS, FIXTURES_DIR, MAX_RESPONSE_CHARS_ENV, MIN_RESPONSE_CHARS } from './extension.js';
+export { createBenchmarksExtension, EXTENSION_NAME, BENCHMARKS_TOOLSETS, FIXTURES_DIR, MAX_RESPONSE_CHARS_ENV, MIN_RESPONSE_CHARS, MAX_RESPONSE_TOKENS_ENV, MIN_RESPONSE_TOKENS } from './extension.js';
 export type { BenchmarksExtension, BenchmarksOptions } from './extension.js';
 export { DATA_DIR_ENV, DEFAULT_DATABASE_FILE, defaultDataDir, fallbackDataDir, resolveLocation, prepareLocation, openDatabase } from './database.js';
 export type { DatabaseLocation, DatabaseOptions } from './database.js';
@@ -29,8 +29,8 @@ export type { BenchmarkSummary, BenchmarkDetail, TaskInfo, RunSummary, RunDetail
 export { compareRuns, bestRun } from './compare.js';
 export type { RunComparison, BestRun, TaskDelta, TaskChange, SettingDifference, Behaviour } from './compare.js';
 export { createBenchmarkTools, BENCHMARKS_TOOLSET, BENCHMARK_TOOL_NAMES } from './tools.js';
-export { boundAnswer, cutMiddle, DEFAULT_MAX_RESPONSE_CHARS, STRING_FLOOR } from './boundAnswer.js';
-export type { Truncation } from './boundAnswer.js';
+export { boundAnswer, cutMiddle, DEFAULT_MAX_RESPONSE_CHARS, STRING_FLOOR } from './deprecated.js';
+export type { Truncation } from '@reactor/host';
 export {
   createReadFileExtension,
   annotateResult,

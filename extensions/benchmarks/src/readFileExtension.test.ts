@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FIXTURES_DIR } from './extension.js';
 import { importJsonl } from './importer.js';
-import { jsonChars } from './boundAnswer.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { defaultBudget } from './budget.js';
 import { annotateResult, createReadFileExtension, READ_FILE_NOTE, runIdsIn } from './readFileExtension.js';
 import { migrate } from './schema.js';
 import { BenchmarkStore } from './store.js';
@@ -38,19 +40,33 @@ describe('finding run records in a JSONL text', () => {
 });
 
 describe('annotating a read_file result', () => {
-  it('keeps the annotation within what the answer\'s cap leaves beside the page, and says what it left out', () => {
-    const many = Array.from({ length: 400 }, (_, i) => JSON.stringify({ run_id: `harness-run-${String(i).padStart(4, '0')}`, score: 1 })).join('\n');
+  const encoder = new Tiktoken(o200kBase);
+  const tokensOf = (value: unknown) => encoder.encode(JSON.stringify(value)).length;
+  const many = Array.from({ length: 400 }, (_, i) => JSON.stringify({ run_id: `harness-run-${String(i).padStart(4, '0')}`, score: 1 })).join('\n');
+
+  it('keeps the annotation within the tokens the answer\'s budget leaves beside the page, and says what it left out', () => {
     const page = file('results/many.jsonl', many);
-    const cap = jsonChars(page) + 3000;
-    const result = annotateResult(page, store, cap) as { benchmark: { unknownRuns: string[]; truncated?: boolean; omitted?: string[] }; text: string };
-    expect(jsonChars(result)).toBeLessThanOrEqual(cap);
-    expect(result.text).toBe(many); // the page itself is never cut here
+    const budget = tokensOf(page) + 800;
+    const result = annotateResult(page, store, defaultBudget(budget)) as { benchmark: { unknownRuns: string[]; truncated?: boolean; omitted?: string[] }; text: string };
+    expect(tokensOf(result)).toBeLessThanOrEqual(budget);
+    expect(result.text).toBe(many); // the page itself is not cut while the annotation fits beside it
     expect(result.benchmark.truncated).toBe(true);
     expect(result.benchmark.unknownRuns.length).toBeLessThan(400);
     expect(result.benchmark.omitted).toEqual([`unknownRuns: ${result.benchmark.unknownRuns.length} of 400 item(s) kept`]);
     const roomy = annotateResult(page, store) as { benchmark: { unknownRuns: string[]; truncated?: boolean } };
     expect(roomy.benchmark.unknownRuns).toHaveLength(400);
     expect(roomy.benchmark.truncated).toBeUndefined();
+  });
+
+  it('ends a full page sooner when even a short annotation does not fit beside it: the combined answer stays within the budget', () => {
+    const page = { ...file('results/many.jsonl', many), totalChars: many.length, truncated: false };
+    const budget = tokensOf(page); // the page alone fills the budget
+    const result = annotateResult(page, store, defaultBudget(budget)) as { text: string; nextOffset: number | null; truncated: boolean; benchmark: { unknownRuns: string[] } };
+    expect(tokensOf(result)).toBeLessThanOrEqual(budget);
+    expect(result.text.length).toBeLessThan(many.length);
+    expect(many.startsWith(result.text)).toBe(true);
+    expect(result).toMatchObject({ nextOffset: result.text.length, truncated: true });
+    expect(result.benchmark.unknownRuns.length).toBeGreaterThan(0);
   });
 
   it('adds a benchmark field naming the known runs and the unknown ones', () => {

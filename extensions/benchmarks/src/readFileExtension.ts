@@ -11,9 +11,9 @@
  * missing annotation widens nothing. Applying it fails closed: `wrap` throws
  * if it is not given a handler, and the host then leaves `read_file` out.
  */
-import type { AnyToolHandler, Logger, SchemaLike, ToolExtension } from '@reactor/host';
+import { answerBudget, capAnswer, fitAnswer, largestFitting, type AnswerBudget, type AnyToolHandler, type Logger, type SchemaLike, type ToolExtension } from '@reactor/host';
 import { z } from 'zod';
-import { boundAnswer, DEFAULT_MAX_RESPONSE_CHARS, jsonChars, STRING_FLOOR } from './boundAnswer.js';
+import { defaultBudget } from './budget.js';
 import { errorMessageOf } from './errors.js';
 import type { BenchmarkStore } from './store.js';
 
@@ -150,29 +150,44 @@ function isJsonlFile(value: unknown): value is FileResult {
   return typeof path === 'string' && typeof text === 'string' && /\.(jsonl|ndjson)$/i.test(path);
 }
 
-// An annotation that would take the answer over the cap keeps fewer runs (and says so); the file's own page is never cut here.
-function bounded(annotation: BenchmarkAnnotation, result: unknown, maxChars: number): BenchmarkAnnotation {
-  const room = maxChars - jsonChars(result) - '"benchmark":,'.length;
-  if (jsonChars(annotation) <= room) return annotation;
-  return boundAnswer(annotation, Math.max(STRING_FLOOR * 4, room));
+/** The least an annotation keeps, in tokens, however full the page beside it: a few runs and the hint. */
+const ANNOTATION_FLOOR = 500;
+
+// An annotation that would take the answer over its budget keeps fewer runs (and says so), within what the page leaves (at least the floor).
+function bounded(annotation: BenchmarkAnnotation, result: unknown, budget: AnswerBudget): BenchmarkAnnotation {
+  const text = JSON.stringify(result);
+  const room = budget.maxTokens - (budget.tokens(text) || Math.ceil(Buffer.byteLength(text, 'utf8') / 3)) - 10;
+  const chars = budget.maxChars === undefined ? undefined : Math.max(800, budget.maxChars - text.length - '"benchmark":,'.length);
+  const within = answerBudget({ maxTokens: Math.max(ANNOTATION_FLOOR, room), maxChars: chars, counter: budget.counter });
+  return within.fits(annotation) ? annotation : capAnswer(annotation, within);
+}
+
+// The page with its annotation within the budget: when the annotation's floor does not fit beside a full page, the page ends sooner (nextOffset says where to go on).
+function fitPage(result: FileResult, annotation: BenchmarkAnnotation, budget: AnswerBudget): FileResult {
+  const whole = { ...result, benchmark: annotation };
+  const offset = result.offset;
+  if (typeof offset !== 'number' || budget.fits(whole)) return whole;
+  const page = (n: number) => ({ ...result, text: result.text.slice(0, n), nextOffset: offset + n, truncated: true, benchmark: annotation });
+  return fitAnswer(budget, (maxChars) => (JSON.stringify(whole).length <= maxChars ? whole : page(Math.max(1, largestFitting(1, result.text.length - 1, (n) => JSON.stringify(page(n)).length <= maxChars)))));
 }
 
 /**
  * Annotates a `read_file` result, or returns it as is (the same object) when
- * it is not a benchmark artefact. The annotation is kept within what
- * `maxChars` (the answer's cap) leaves beside the result.
+ * it is not a benchmark artefact. The answer stays within `budget`: the
+ * annotation keeps what the page leaves, and the page ends sooner when even
+ * the annotation's floor does not fit beside it.
  */
-export function annotateResult(result: unknown, store: BenchmarkStore, maxChars: number = DEFAULT_MAX_RESPONSE_CHARS): unknown {
+export function annotateResult(result: unknown, store: BenchmarkStore, budget: AnswerBudget = defaultBudget()): unknown {
   if (isJsonlFile(result)) {
     const annotation = annotationFor(result.text, store);
-    return annotation === undefined ? result : { ...result, benchmark: bounded(annotation, result, maxChars) };
+    return annotation === undefined ? result : fitPage(result, bounded(annotation, result, budget), budget);
   }
   // A tool that already answers a CallToolResult: annotate its structured content, and tell the model in a text item.
   const call = result as { content?: unknown; structuredContent?: unknown } | null;
   if (typeof call === 'object' && call !== null && Array.isArray(call.content) && isJsonlFile(call.structuredContent)) {
     const found = annotationFor(call.structuredContent.text, store);
     if (found === undefined) return result;
-    const annotation = bounded(found, call.structuredContent, maxChars);
+    const annotation = bounded(found, call.structuredContent, budget);
     return {
       ...call,
       structuredContent: { ...call.structuredContent, benchmark: annotation },
@@ -186,7 +201,7 @@ export function annotateResult(result: unknown, store: BenchmarkStore, maxChars:
  * The tool extension. `store()` answers the open store, or undefined while the
  * extension is not started (the result then passes through).
  */
-export function createReadFileExtension(store: () => BenchmarkStore | undefined, logger: Logger, maxResponseChars: number = DEFAULT_MAX_RESPONSE_CHARS): ToolExtension {
+export function createReadFileExtension(store: () => BenchmarkStore | undefined, logger: Logger, budget: AnswerBudget = defaultBudget()): ToolExtension {
   return {
     order: READ_FILE_EXTENSION_ORDER,
     // The description points at get_run, compare_runs and best_run: only where benchmarks' toolset is active are they served.
@@ -205,7 +220,7 @@ export function createReadFileExtension(store: () => BenchmarkStore | undefined,
         const open = store();
         if (open === undefined) return result;
         try {
-          return annotateResult(result, open, maxResponseChars);
+          return annotateResult(result, open, budget);
         } catch (error) {
           logger.warn({ tool: READ_FILE_TOOL, err: error instanceof Error ? error : undefined }, `could not annotate a read_file result: ${errorMessageOf(error)}; returned it unannotated`);
           return result;

@@ -3,9 +3,9 @@
  * Each reaches the database through `store()`, which throws until the
  * extension has started, so nothing touches SQLite before `onStart`.
  */
-import { cursorMismatch, decodeCursor, defineTool, encodeCursor, type ToolAnnotations, type ToolSpec } from '@reactor/host';
+import { capAnswer, cursorMismatch, decodeCursor, defineTool, encodeCursor, type AnswerBudget, type ToolAnnotations, type ToolSpec } from '@reactor/host';
 import { z } from 'zod';
-import { boundAnswer, DEFAULT_MAX_RESPONSE_CHARS } from './boundAnswer.js';
+import { defaultBudget } from './budget.js';
 import { bestRun, compareRuns } from './compare.js';
 import {
   bestRunOutput,
@@ -60,11 +60,11 @@ function paging(tool: string, of: unknown, cursor: string | undefined, what: str
 
 /**
  * Makes the tools over a store getter (which throws while the extension is
- * not started). Every answer is bounded to `maxResponseChars` characters of
- * JSON and says `truncated` (see `boundAnswer`).
+ * not started). Every answer is kept within `budget` (10,000 tokens by
+ * default) and says `truncated` (see `capAnswer` in `@reactor/host`).
  */
-export function createBenchmarkTools(store: () => BenchmarkStore, maxResponseChars: number = DEFAULT_MAX_RESPONSE_CHARS): Array<ToolSpec<never>> {
-  const bound = <T extends object>(answer: T) => boundAnswer(answer, maxResponseChars);
+export function createBenchmarkTools(store: () => BenchmarkStore, budget: AnswerBudget = defaultBudget()): Array<ToolSpec<never>> {
+  const bound = <T extends object>(answer: T) => capAnswer(answer, budget);
   const tools = [
     defineTool({
       name: 'list_benchmarks',

@@ -1,5 +1,5 @@
 /**
- * Every benchmarks tool's answer stays within `maxResponseChars`, as a client
+ * Every benchmarks tool's answer stays within `maxResponseTokens` (and the deprecated `maxResponseChars`), as a client
  * reads it, and says `truncated: true` (with what was `omitted`) exactly when
  * something was left out — checked against the same call on a server with
  * the default cap. The cut answers still pass the tools' output schemas (the
@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHost, ErrorCodes, silentLogger, type McpHost } from '@reactor/host';
 import { connect, type TestConnection } from '@reactor/host/testing';
-import { createBenchmarksExtension, MAX_RESPONSE_CHARS_ENV } from '../src/index.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { createBenchmarksExtension, MAX_RESPONSE_CHARS_ENV, MAX_RESPONSE_TOKENS_ENV } from '../src/index.js';
+
+const encoder = new Tiktoken(o200kBase);
 
 const CAP = 2500;
 let tmp: string;
@@ -76,13 +80,29 @@ describe(`every tool's answer fits maxResponseChars (${CAP} here)`, () => {
     expect(lengths.filter((n) => n > CAP).length).toBeGreaterThanOrEqual(4);
   });
 
-  it(`reads ${MAX_RESPONSE_CHARS_ENV} when the option is not given, and refuses an invalid value where the extension is made`, async () => {
+  it(`maxResponseTokens, else ${MAX_RESPONSE_TOKENS_ENV}: every answer within that many tokens (o200k_base), truncated when the whole is longer`, async () => {
+    const budgeted = await open({ dataDir: join(tmp, 'tokens'), env: { [MAX_RESPONSE_TOKENS_ENV]: '1000' } });
+    let cut = 0;
+    for (const [name, args] of calls) {
+      const full = await answer(whole, name, args);
+      const small = await answer(budgeted, name, args);
+      expect(encoder.encode(small.text).length, name).toBeLessThanOrEqual(1000);
+      if (encoder.encode(full.text).length > 1000) {
+        cut++;
+        expect(small.data.truncated, name).toBe(true);
+      }
+    }
+    expect(cut).toBeGreaterThanOrEqual(3);
+    expect(() => createBenchmarksExtension({ env: { [MAX_RESPONSE_TOKENS_ENV]: 'many' } })).toThrow(/^environment variable REACTOR_BENCHMARKS_MAX_RESPONSE_TOKENS of extension "benchmarks": is invalid; expected a whole number of at least 1000, received "many"/);
+  });
+
+  it(`still accepts the deprecated ${MAX_RESPONSE_CHARS_ENV} when the option is not given, and refuses an invalid value where the extension is made`, async () => {
     const fromEnv = await open({ dataDir: join(tmp, 'env'), env: { [MAX_RESPONSE_CHARS_ENV]: '3000' } });
     const run = await answer(fromEnv, 'best_run', { benchmark: 'gsm8k-mini' });
     expect(run.text.length).toBeLessThanOrEqual(3000);
     expect(run.data.truncated).toBe(true);
     expect(() => createBenchmarksExtension({ env: { [MAX_RESPONSE_CHARS_ENV]: '10' } })).toThrow(
-      expect.objectContaining({ code: ErrorCodes.OPTION_INVALID, message: expect.stringMatching(/^environment variable REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS of extension "benchmarks": is invalid; expected an integer of at least 2000, received 10/) }),
+      expect.objectContaining({ code: ErrorCodes.OPTION_INVALID, message: expect.stringMatching(/^environment variable REACTOR_BENCHMARKS_MAX_RESPONSE_CHARS of extension "benchmarks": is invalid; expected a whole number of at least 2000, received 10/) }),
     );
     expect(() => createBenchmarksExtension({ maxResponseChars: 1.5 })).toThrow(/option "maxResponseChars" of extension "benchmarks": is invalid/);
   });

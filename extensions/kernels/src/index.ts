@@ -10,7 +10,7 @@ import { createKernelsExtension } from './extension.js';
 export { createKernelsExtension, KERNELS_TOOLSETS, KERNELS_TOOL_NAMES } from './extension.js';
 export type { KernelsExtension } from './extension.js';
 export type { KernelsOptions, KernelsRuntime } from './runtime.js';
-export { createKernelsRuntime, commonFolder } from './runtime.js';
+export { createKernelsRuntime, commonFolder, MAX_RESPONSE_TOKENS_ENV, MIN_RESPONSE_TOKENS } from './runtime.js';
 export { DEFAULT_KERNELS_LIMITS, DEFAULT_PYTHON, JUPYTER_ENV, KERNELS_SCOPE, resolveJupyterSource, resolveLimits, resolveKernelspecs, resolvePassEnv, resolveScopes, probePython, findPython, checkPython, pythonCandidates, installHint } from './config.js';
 export type { KernelsLimits, JupyterOption, JupyterSource, RemoteJupyter, FoundPython } from './config.js';
 export { startJupyterServer, freePort, jupyterServerEnv, JUPYTER_SERVER_ENV } from './jupyterServer.js';

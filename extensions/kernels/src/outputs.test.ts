@@ -9,10 +9,15 @@ describe('truncateText', () => {
     expect(truncateText('hello', 10)).toEqual({ text: 'hello', truncatedBytes: 0 });
   });
 
-  it('keeps the head and the tail of long text and says how many bytes were left out', () => {
+  it('keeps the head and the tail of long text within the bytes, with the host\'s one marker, and says how many bytes were left out', () => {
     const { text, truncatedBytes } = truncateText(`${'a'.repeat(500)}${'z'.repeat(500)}`, 100);
-    expect(truncatedBytes).toBe(900);
-    expect(text).toBe(`${'a'.repeat(60)}\n… [truncated 900 bytes] …\n${'z'.repeat(40)}`);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(100);
+    const [, head, omitted, tail] = /^(a+)\n… \[([\d,]+) characters omitted\] …\n(z+)$/.exec(text)!;
+    expect(head!.length + Number(omitted) + tail!.length).toBe(1000);
+    expect(truncatedBytes).toBe(Number(omitted));
+    const wide = truncateText('é'.repeat(1000), 100);
+    expect(Buffer.byteLength(wide.text)).toBeLessThanOrEqual(100);
+    expect(wide.truncatedBytes).toBe(2000 - (Buffer.byteLength(wide.text) - Buffer.byteLength(/\n… \[[\d,]+ characters omitted\] …\n/.exec(wide.text)![0])));
   });
 });
 
@@ -56,8 +61,9 @@ describe('renderOutputs', () => {
 
   it('bounds the text of all outputs together', () => {
     const rendered = renderOutputs([{ output_type: 'stream', name: 'stdout', text: 'x'.repeat(10_000) }], LIMITS);
-    expect(rendered.truncatedBytes).toBe(9800);
-    expect(Buffer.byteLength((rendered.content[0] as { text: string }).text)).toBeLessThan(260);
+    const text = (rendered.content[0] as { text: string }).text;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(200);
+    expect(rendered.truncatedBytes).toBe(10_000 - (text.length - /\n… \[[\d,]+ characters omitted\] …\n/.exec(text)![0].length));
   });
 
   it('gives no content for no output', () => {

@@ -2,11 +2,14 @@
  * A run's outputs as MCP content a model can read: text (streams, results,
  * displays — `text/markdown` or `text/plain`) with ANSI codes stripped, errors
  * as the exception and the last frames of the traceback, PNG and JPEG images
- * as image content. Bounded: the text keeps its head and tail around a
- * "truncated N bytes" marker, a few images of bounded size are shown and the
- * rest summarised. One plot is 70–100k characters of base64: never dumped as text.
+ * as image content. Bounded: the text keeps its head and tail around the
+ * host's "N characters omitted" marker (`truncateMiddle`), within
+ * `maxTextBytes` and the answer's token budget; a few images of bounded size
+ * are shown and the rest summarised. One plot is 70–100k characters of
+ * base64: never dumped as text.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { fitAnswer, omittedMarker, truncateMiddle, type AnswerBudget } from '@reactor/host';
 
 /** An nbformat 4 output, as collected from the kernel and saved into a notebook. */
 export type NbOutput =
@@ -66,19 +69,30 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * Keeps the head and the tail of text longer than `maxBytes` (UTF-8), with a
- * marker saying how many bytes were left out. The tail matters: the last lines
- * of a log or a traceback are often the answer.
+ * Keeps the head and the tail of text longer than `maxBytes` (UTF-8, marker
+ * included) — and, given a `budget`, longer than its tokens — with the host's
+ * marker saying how many characters were left out (`truncateMiddle`). The
+ * tail matters: the last lines of a log or a traceback are often the answer.
+ * `truncatedBytes` counts the UTF-8 bytes left out.
  */
-export function truncateText(text: string, maxBytes: number): { text: string; truncatedBytes: number } {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return { text, truncatedBytes: 0 };
-  const head = Math.floor(maxBytes * 0.6);
-  const tail = maxBytes - head;
-  const omitted = bytes.length - head - tail;
-  // A cut inside a multi-byte character decodes as U+FFFD: harmless, and the counts stay exact.
-  const text2 = `${bytes.subarray(0, head).toString('utf8')}\n… [truncated ${omitted.toLocaleString('en-US')} bytes] …\n${bytes.subarray(bytes.length - tail).toString('utf8')}`;
-  return { text: text2, truncatedBytes: omitted };
+export function truncateText(text: string, maxBytes: number, budget?: AnswerBudget): { text: string; truncatedBytes: number } {
+  const total = Buffer.byteLength(text, 'utf8');
+  const withinBytes = (maxChars: number): string => {
+    let chars = Math.min(maxChars, maxBytes);
+    let cut = truncateMiddle(text, chars);
+    // Characters are not bytes: shorten until the bytes fit too (a few rounds for non-ASCII text).
+    for (let round = 0; round < 8 && Buffer.byteLength(cut, 'utf8') > maxBytes && chars > 0; round++) {
+      chars = Math.max(0, Math.floor((chars * maxBytes) / Buffer.byteLength(cut, 'utf8')) - 1);
+      cut = truncateMiddle(text, chars);
+    }
+    return cut;
+  };
+  const cut = budget === undefined ? withinBytes(Number.MAX_SAFE_INTEGER) : fitAnswer(budget, withinBytes, (t) => t);
+  if (cut === text) return { text, truncatedBytes: 0 };
+  // The marker says how many characters it replaced; the bytes left out are the rest.
+  let omitted = text.length - cut.length;
+  for (let round = 0; round < 3; round++) omitted = text.length - (cut.length - omittedMarker(omitted).length);
+  return { text: cut, truncatedBytes: total - (Buffer.byteLength(cut, 'utf8') - Buffer.byteLength(omittedMarker(omitted), 'utf8')) };
 }
 
 /** An error output as text: the exception, then the last frames of its traceback. */
@@ -93,8 +107,8 @@ export function errorText(output: { ename: string; evalue: string; traceback: re
   return `${header}\nTraceback (${skipped > 0 ? `last ${kept.length} of ${body.length} frames` : `${kept.length} frame${kept.length === 1 ? '' : 's'}`}):\n${kept.join('\n')}`;
 }
 
-/** Renders outputs as bounded MCP content. */
-export function renderOutputs(outputs: readonly NbOutput[], limits: RenderLimits): RenderedOutputs {
+/** Renders outputs as bounded MCP content: text within `limits.maxTextBytes` and, given one, within `budget`'s tokens. */
+export function renderOutputs(outputs: readonly NbOutput[], limits: RenderLimits, budget?: AnswerBudget): RenderedOutputs {
   const texts: string[] = [];
   const images: Array<{ data: string; mimeType: string }> = [];
   let omitted = 0;
@@ -134,7 +148,7 @@ export function renderOutputs(outputs: readonly NbOutput[], limits: RenderLimits
     }
   }
   const joined = texts.map((t) => (t.endsWith('\n') ? t.slice(0, -1) : t)).join('\n');
-  const { text, truncatedBytes } = truncateText(joined, limits.maxTextBytes);
+  const { text, truncatedBytes } = truncateText(joined, limits.maxTextBytes, budget);
   const content: OutputContent[] = [];
   if (text !== '') content.push({ type: 'text', text });
   for (const image of images) content.push({ type: 'image', data: image.data, mimeType: image.mimeType });

@@ -13,7 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolveInSpace } from '@reactor/ext-spaces';
-import type { AnyToolHandler, SchemaLike, ToolExtension } from '@reactor/host';
+import { capItems, type AnyToolHandler, type SchemaLike, type ToolExtension } from '@reactor/host';
 import { z } from 'zod';
 import { messageOf } from './errors.js';
 import { jupyterFailure } from './jupyterClient.js';
@@ -159,7 +159,14 @@ export function createReadNotebookExtension(runtime: () => KernelsRuntime | unde
         try {
           const ids = await cellIds(rt, result.space, result.path);
           const kernel = await kernelOf(rt, result.space, result.path, ownerOf(ctx)).catch((error: unknown): KernelAnnotation => ({ live: false, hint: `Unknown: could not ask the Jupyter Server (${messageOf(error)})` }));
-          return { ...result, cells: result.cells.map((c) => (ids[c.index] !== undefined ? { ...c, id: ids[c.index] } : c)), live_kernel: kernel };
+          const cells = result.cells.map((c) => (ids[c.index] !== undefined ? { ...c, id: ids[c.index] } : c));
+          // The ids and live_kernel make spaces' answer longer: cap the combined answer, fewer cells continuing from nextCell.
+          return capItems(cells, rt.budget, (kept) => ({
+            ...result,
+            cells: [...kept],
+            live_kernel: kernel,
+            ...(kept.length < cells.length ? { nextCell: cells[kept.length]!.index, truncated: true } : {}),
+          }), Math.min(1, cells.length)).result;
         } catch (error) {
           rt.logger.warn({ tool: READ_NOTEBOOK_TOOL }, `could not annotate a read_notebook result: ${messageOf(error)}; returned it unannotated`);
           return result;

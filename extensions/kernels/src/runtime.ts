@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createRuntime as createSpacesRuntime, resolveInSpace, type SpacesOptions, type SpacesRuntime } from '@reactor/ext-spaces';
-import { ErrorCodes, type ExtensionAvailability, type Logger } from '@reactor/host';
+import { answerBudget, answerTokenCounter, DEFAULT_ANSWER_TOKENS, ErrorCodes, readLimit, type AnswerBudget, type ExtensionAvailability, type Logger } from '@reactor/host';
 import { checkPython, DEFAULT_PYTHON, findPython, resolveJupyterSource, resolveKernelspecs, resolveLimits, resolvePassEnv, type JupyterOption, type JupyterSource, type KernelsLimits } from './config.js';
 import { EXTENSION_NAME, kernelError, notebookSubject } from './errors.js';
 import { ExecutionStore } from './execution.js';
@@ -39,6 +39,14 @@ export interface KernelsOptions {
   readonly scopes?: readonly string[];
   /** Caps and time limits (see `KernelsLimits`). */
   readonly limits?: Partial<KernelsLimits>;
+  /**
+   * The most tokens (o200k_base) one tool answer carries — its text, and
+   * separately its structured content — including `read_notebook` once kernels
+   * extends it. Longer outputs keep their head and tail; `open_notebook` lists
+   * fewer cells and says where to go on. Default
+   * `REACTOR_KERNELS_MAX_RESPONSE_TOKENS`, else 10 000; at least 1 000.
+   */
+  readonly maxResponseTokens?: number;
   /** Where logs go. Default: JSON lines to stderr at `warn`. */
   readonly logger?: Logger;
   /** The environment read for the defaults. Default `process.env`. */
@@ -51,9 +59,17 @@ export interface KernelsOptions {
   readonly passEnv?: readonly string[];
 }
 
+/** The environment variable that sets `maxResponseTokens` when the option is not given. */
+export const MAX_RESPONSE_TOKENS_ENV = 'REACTOR_KERNELS_MAX_RESPONSE_TOKENS';
+
+/** The smallest `maxResponseTokens` accepted. */
+export const MIN_RESPONSE_TOKENS = 1000;
+
 /** What the tools share. */
 export interface KernelsRuntime {
   readonly limits: KernelsLimits;
+  /** What one answer may take (`maxResponseTokens`). */
+  readonly budget: AnswerBudget;
   readonly kernelspecs: readonly string[];
   readonly logger: Logger;
   readonly spaces: SpacesRuntime;
@@ -105,6 +121,8 @@ function isInside(parent: string, child: string): boolean {
 export function createKernelsRuntime(options: KernelsOptions, logger: Logger): KernelsRuntime {
   const env = options.env ?? process.env;
   const limits = resolveLimits(options.limits);
+  const maxTokens = readLimit({ extension: EXTENSION_NAME, option: 'maxResponseTokens', value: options.maxResponseTokens, variable: MAX_RESPONSE_TOKENS_ENV, env, default: DEFAULT_ANSWER_TOKENS, min: MIN_RESPONSE_TOKENS });
+  const budget = answerBudget({ maxTokens, counter: answerTokenCounter(import.meta.url) });
   const kernelspecs = resolveKernelspecs(options.kernelspecs, env);
   if (options.passEnv !== undefined) resolvePassEnv(options.passEnv, env); // checked at once; the environment's list when the server starts
   const spaces = createSpacesRuntime(options.spaces ?? {});
@@ -131,6 +149,7 @@ export function createKernelsRuntime(options: KernelsOptions, logger: Logger): K
 
   const runtime: KernelsRuntime = {
     limits,
+    budget,
     kernelspecs,
     logger,
     spaces,

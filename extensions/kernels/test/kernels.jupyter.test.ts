@@ -105,7 +105,7 @@ describe('the kernels toolset on a real Jupyter Server', () => {
     const result = await call('execute_cell', cell('huge'));
     const text = texts(result);
     expect(run(result).truncated_bytes).toBeGreaterThan(190_000);
-    expect(text).toMatch(/… \[truncated [\d,]+ bytes\] …/);
+    expect(text).toMatch(/\n… \[[\d,]+ characters omitted\] …\n/);
     expect(Buffer.byteLength(text, 'utf8')).toBeLessThan(4096 + 600);
   });
 

@@ -18,7 +18,7 @@ import { createReadNotebookTool } from './tools/readNotebook.js';
 import { createSearchTextTool } from './tools/searchText.js';
 
 export type { SpacesOptions, SpacesLimits, SpacesRuntime } from './runtime.js';
-export { DEFAULT_LIMITS, MAX_RESPONSE_CHARS_ENV, MIN_RESPONSE_CHARS, createRuntime } from './runtime.js';
+export { DEFAULT_LIMITS, MAX_RESPONSE_TOKENS_ENV, MIN_RESPONSE_TOKENS, MAX_RESPONSE_CHARS_ENV, MIN_RESPONSE_CHARS, createRuntime } from './runtime.js';
 export type { Space, RootEntry, RootsOption, ResolvedRoots, RootsSource, RefusedSpace, SpacesScan } from './spaceRoots.js';
 export { SPACES_ROOT_ENV, SAMPLE_ROOT, parseRootSpec, resolveRoots, listSpaces, scanSpaces } from './spaceRoots.js';
 export type { ResolvedPath } from './safePath.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { notebookTranscript, parseNotebook, summarizeOutput, truncateMiddle } from './notebook.js';
+import { notebookTranscript, parseNotebook, summarizeOutput } from './notebook.js';
 
 const sample = (rel: string) => readFileSync(new URL(`../sample/${rel}`, import.meta.url), 'utf8');
 
@@ -94,14 +94,6 @@ describe('summarizeOutput', () => {
 
   it('describes an unknown output type rather than failing', () => {
     expect(summarizeOutput({ output_type: 'pyout' }).text).toBe('[unknown output type "pyout"]');
-  });
-});
-
-describe('truncateMiddle', () => {
-  it('leaves short text alone and says how much it cut from long text', () => {
-    expect(truncateMiddle('short', 10)).toBe('short');
-    const cut = truncateMiddle('a'.repeat(50) + 'b'.repeat(50), 20);
-    expect(cut).toBe(`${'a'.repeat(13)}\n… [80 characters omitted] …\n${'b'.repeat(7)}`);
   });
 });
 

@@ -6,6 +6,7 @@
  * errors as `ename: evalue` without the colour-coded traceback.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { truncateMiddle } from '@reactor/host';
 import { spaceError } from './errors.js';
 import { formatBytes } from './fileTypes.js';
 
@@ -163,19 +164,6 @@ function mimeValueBytes(mime: string, value: unknown): number {
     return Math.max(0, Math.floor((compact.length * 3) / 4) - padding);
   }
   return Buffer.byteLength(text, 'utf8');
-}
-
-/**
- * Shortens text longer than `max` characters, keeping its head and its tail
- * (a log's last lines are often what matters) around a marker saying how much
- * was left out.
- */
-export function truncateMiddle(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = Math.ceil(max * 0.65);
-  const tail = Math.max(0, max - head);
-  const omitted = text.length - head - tail;
-  return `${text.slice(0, head)}\n… [${omitted.toLocaleString('en-US')} characters omitted] …\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
 }
 
 // nbformat stores multi-line text as a string or as an array of lines.

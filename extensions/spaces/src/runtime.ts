@@ -3,8 +3,8 @@
  * options with their defaults, the roots (resolved once, on first use, so an
  * environment set before the first call counts), and the spaces they hold.
  */
-import { ErrorCodes } from '@reactor/host';
-import { spaceError } from './errors.js';
+import { answerBudget, answerTokenCounter, DEFAULT_ANSWER_TOKENS, readLimit, type AnswerBudget } from '@reactor/host';
+import { EXTENSION_NAME } from './errors.js';
 import { findSpace, listSpaces, resolveRoots, scanSpaces, type ResolvedRoots, type RootsOption, type Space, type SpacesScan } from './spaceRoots.js';
 
 /** Options of `createSpacesExtension`. */
@@ -27,17 +27,27 @@ export interface SpacesOptions {
   /** The most files and folders one listing, search or walk visits. Default 10 000. */
   readonly maxWalkEntries?: number;
   /**
-   * The most characters of JSON one tool answer carries (what a model reads;
-   * the structured copy is the same object). Longer answers are cut — fewer
-   * entries, matches or cells, a shorter page — and say so (`truncated`, or a
-   * cursor to continue). Default 100 000; else `REACTOR_SPACES_MAX_RESPONSE_CHARS`.
+   * The most tokens (o200k_base) one tool answer carries, what a model reads:
+   * its text, and separately its structured copy (the same object). Longer
+   * answers are cut — fewer entries, matches or cells, a shorter page — and
+   * say so (`truncated`, or a cursor to continue). Default
+   * `REACTOR_SPACES_MAX_RESPONSE_TOKENS`, else 10 000; at least 500.
+   */
+  readonly maxResponseTokens?: number;
+  /**
+   * @deprecated Use `maxResponseTokens`; accepted until the next major
+   * release. When given (or `REACTOR_SPACES_MAX_RESPONSE_CHARS` is set), an
+   * answer also stays within this many characters of JSON; at least 2 000.
    */
   readonly maxResponseChars?: number;
-  /** Where `REACTOR_SPACES_MAX_RESPONSE_CHARS` (and, on first use, `REACTOR_SPACES_ROOT`) are read. Default `process.env`. */
+  /** Where `REACTOR_SPACES_MAX_RESPONSE_TOKENS`, `REACTOR_SPACES_MAX_RESPONSE_CHARS` (and, on first use, `REACTOR_SPACES_ROOT`) are read. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** The environment variable that sets `maxResponseChars` when the option is not given. */
+/** The environment variable that sets `maxResponseTokens` when the option is not given. */
+export const MAX_RESPONSE_TOKENS_ENV = 'REACTOR_SPACES_MAX_RESPONSE_TOKENS';
+
+/** @deprecated The environment variable of the deprecated `maxResponseChars`. */
 export const MAX_RESPONSE_CHARS_ENV = 'REACTOR_SPACES_MAX_RESPONSE_CHARS';
 
 /** The limits in force. */
@@ -47,7 +57,9 @@ export interface SpacesLimits {
   readonly maxOutputChars: number;
   readonly maxImageBytes: number;
   readonly maxWalkEntries: number;
-  readonly maxResponseChars: number;
+  readonly maxResponseTokens: number;
+  /** The deprecated character cap, when one is set. */
+  readonly maxResponseChars: number | undefined;
 }
 
 /** Defaults of {@link SpacesLimits}. */
@@ -57,15 +69,21 @@ export const DEFAULT_LIMITS: SpacesLimits = Object.freeze({
   maxOutputChars: 2000,
   maxImageBytes: 1024 * 1024,
   maxWalkEntries: 10_000,
-  maxResponseChars: 100_000,
+  maxResponseTokens: DEFAULT_ANSWER_TOKENS,
+  maxResponseChars: undefined,
 });
 
-/** The smallest `maxResponseChars` accepted: room for a page, a cell or a few entries with their fields. */
+/** The smallest `maxResponseTokens` accepted: room for a page, a cell or a few entries with their fields. */
+export const MIN_RESPONSE_TOKENS = 500;
+
+/** The smallest (deprecated) `maxResponseChars` accepted. */
 export const MIN_RESPONSE_CHARS = 2000;
 
 /** What the tools share. */
 export interface SpacesRuntime {
   readonly limits: SpacesLimits;
+  /** What one answer may take (`maxResponseTokens`, and the deprecated `maxResponseChars`). */
+  readonly budget: AnswerBudget;
   /** The roots in force (resolved on first call). */
   roots(): ResolvedRoots;
   /** The spaces there are now. */
@@ -78,20 +96,27 @@ export interface SpacesRuntime {
 
 /** Checks the options and makes the runtime. Invalid options throw `REACTOR_OPTION_INVALID`. */
 export function createRuntime(options: SpacesOptions = {}): SpacesRuntime {
+  const env = options.env ?? process.env;
+  const limit = (option: 'maxReadBytes' | 'maxFileBytes' | 'maxOutputChars' | 'maxImageBytes' | 'maxWalkEntries', min: number) =>
+    readLimit({ extension: EXTENSION_NAME, option, value: options[option], default: DEFAULT_LIMITS[option], min });
+  const chars = readLimit({ extension: EXTENSION_NAME, option: 'maxResponseChars', value: options.maxResponseChars, variable: MAX_RESPONSE_CHARS_ENV, env, default: 0, min: MIN_RESPONSE_CHARS });
   const limits: SpacesLimits = {
-    maxReadBytes: limit(options, 'maxReadBytes', 256),
-    maxFileBytes: limit(options, 'maxFileBytes', 1),
-    maxOutputChars: limit(options, 'maxOutputChars', 80),
-    maxImageBytes: limit(options, 'maxImageBytes', 1),
-    maxWalkEntries: limit(options, 'maxWalkEntries', 1),
-    maxResponseChars: limit(withEnvCap(options), 'maxResponseChars', MIN_RESPONSE_CHARS),
+    maxReadBytes: limit('maxReadBytes', 256),
+    maxFileBytes: limit('maxFileBytes', 1),
+    maxOutputChars: limit('maxOutputChars', 80),
+    maxImageBytes: limit('maxImageBytes', 1),
+    maxWalkEntries: limit('maxWalkEntries', 1),
+    maxResponseTokens: readLimit({ extension: EXTENSION_NAME, option: 'maxResponseTokens', value: options.maxResponseTokens, variable: MAX_RESPONSE_TOKENS_ENV, env, default: DEFAULT_ANSWER_TOKENS, min: MIN_RESPONSE_TOKENS }),
+    maxResponseChars: chars === 0 ? undefined : chars,
   };
+  const budget = answerBudget({ maxTokens: limits.maxResponseTokens, maxChars: limits.maxResponseChars, counter: answerTokenCounter(import.meta.url) });
   // Invalid roots in the options fail at creation; the environment is read on first use.
   if (options.roots !== undefined) resolveRoots(options.roots, options.env ?? process.env);
   let resolved: ResolvedRoots | undefined;
   const roots = () => (resolved ??= resolveRoots(options.roots, options.env ?? process.env));
   return {
     limits,
+    budget,
     roots,
     spaces: () => listSpaces(roots().entries),
     scan: () => scanSpaces(roots().entries),
@@ -99,24 +124,3 @@ export function createRuntime(options: SpacesOptions = {}): SpacesRuntime {
   };
 }
 
-// The option wins; else the environment (a discovered extension has no options), checked like the option.
-function withEnvCap(options: SpacesOptions): { maxResponseChars?: unknown; fromEnv: boolean } {
-  if (options.maxResponseChars !== undefined) return { maxResponseChars: options.maxResponseChars, fromEnv: false };
-  const raw = (options.env ?? process.env)[MAX_RESPONSE_CHARS_ENV];
-  if (raw === undefined || raw.trim() === '') return { fromEnv: false };
-  return { maxResponseChars: /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw, fromEnv: true };
-}
-
-function limit(options: Partial<Readonly<Record<keyof SpacesLimits, unknown>>> & { readonly fromEnv?: boolean }, key: keyof SpacesLimits, min: number): number {
-  const value = options[key];
-  if (value === undefined) return DEFAULT_LIMITS[key];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    const source = options.fromEnv === true ? `environment variable ${MAX_RESPONSE_CHARS_ENV}` : `option "${key}"`;
-    throw spaceError(`${source} of extension "spaces"`, 'is invalid', {
-      expected: `an integer of at least ${min}`,
-      received: typeof value === 'number' ? String(value) : typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value,
-      hint: `leave it out for the default (${DEFAULT_LIMITS[key]})`,
-    }, ErrorCodes.OPTION_INVALID);
-  }
-  return value;
-}

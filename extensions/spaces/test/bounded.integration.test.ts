@@ -2,8 +2,9 @@
  * The spaces tools are truthful and bounded, as a client sees them: search
  * finds what a notebook's outputs really hold (not only their summary), a
  * long listing comes in pages with an opaque cursor, no answer is longer
- * than `maxResponseChars`, and an answer that left anything out says
- * `truncated: true`.
+ * than `maxResponseTokens` (counted with o200k_base, as the catalog counts) —
+ * nor than the deprecated `maxResponseChars`, while it is accepted — and an
+ * answer that left anything out says `truncated: true`.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHost, ErrorCodes, isReactorError, silentLogger, type McpHost } from '@reactor/host';
 import { connect, type TestConnection } from '@reactor/host/testing';
-import { createSpacesExtension, MAX_RESPONSE_CHARS_ENV, SAMPLE_ROOT } from '../src/index.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { createSpacesExtension, MAX_RESPONSE_CHARS_ENV, MAX_RESPONSE_TOKENS_ENV, SAMPLE_ROOT } from '../src/index.js';
+
+const encoder = new Tiktoken(o200kBase);
+const tokensOf = (text: string) => encoder.encode(text).length;
 
 const CAP = 4000;
 const FILES = 1234;
@@ -113,23 +119,25 @@ describe('list_files pages with an opaque cursor', () => {
     const folders = 12 + 12 * 5;
     expect(seen).toHaveLength(FILES + folders);
     expect(new Set(seen).size).toBe(seen.length);
-    expect(pages).toBe(Math.ceil((FILES + folders) / 400));
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil((FILES + folders) / 400)); // 400 entries, or fewer when they pass 10,000 tokens
     expect(seen.slice(0, 3)).toEqual(['folder-00', 'folder-00/sub-0', 'folder-00/sub-0/file-0000.txt']);
   });
 
-  it('answers the first page by default, not the whole tree', async () => {
-    const { data } = await answer(wide, 'list_files', { space: 'big', recursive: true });
-    expect((data.entries as unknown[]).length).toBe(500);
+  it('answers the first page by default, not the whole tree: as many entries as fit 10,000 tokens', async () => {
+    const { text, data } = await answer(wide, 'list_files', { space: 'big', recursive: true });
+    const tokens = tokensOf(text);
+    expect(tokens).toBeLessThanOrEqual(10_000);
+    expect(tokens).toBeGreaterThan(9000); // the page is sized by tokens, not by a fixed count
     expect(data).toMatchObject({ truncated: true, nextCursor: expect.any(String) });
   });
 
   it('refuses a cursor it did not make, or one of another listing, saying how to start over', async () => {
     const bad = await wide.callTool('list_files', { space: 'big', recursive: true, cursor: 'not-a-cursor' });
     expect(bad.isError).toBe(true);
-    expect((bad.content[0] as { text: string }).text).toMatch(/^cursor "not-a-cursor" of list_files: is not a cursor list_files made; expected the nextCursor of a previous list_files call for space "big", path "", recursive true; hint: omit cursor to list from the beginning$/);
+    expect((bad.content[0] as { text: string }).text).toBe('cursor "not-a-cursor" of tool "list_files": is not a cursor this tool made; expected the nextCursor of a previous list_files call, unchanged; hint: call list_files again without cursor to start from the beginning');
     const { data } = await answer(wide, 'list_files', { space: 'big', recursive: true, limit: 10 });
     const other = await wide.callTool('list_files', { space: 'big', recursive: false, cursor: data.nextCursor });
-    expect((other.content[0] as { text: string }).text).toMatch(/belongs to another listing/);
+    expect((other.content[0] as { text: string }).text).toMatch(/: belongs to another call; expected the nextCursor of a previous list_files call for space "big", path "", recursive false; hint: call list_files again without cursor/);
   });
 });
 
@@ -199,8 +207,34 @@ describe(`every answer fits maxResponseChars (${CAP} here) and says when it left
   });
 });
 
-describe('configuring the cap', () => {
-  it(`reads ${MAX_RESPONSE_CHARS_ENV} when the option is not given, and refuses a value below the minimum`, async () => {
+describe('configuring the budget', () => {
+  it(`maxResponseTokens, else ${MAX_RESPONSE_TOKENS_ENV}: every answer within that many tokens, the cut saying how to go on`, async () => {
+    const host = await buildHost([createSpacesExtension({ roots: [`big=${path.join(base, 'big')}`, `logs=${path.join(base, 'logs')}`], env: { [MAX_RESPONSE_TOKENS_ENV]: '800' } })], { strict: true, logger: silentLogger });
+    const conn = await connect(host);
+    try {
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['list_files', { space: 'big', recursive: true, limit: 5000 }],
+        ['search_text', { space: 'logs', query: 'needle number', maxResults: 500 }],
+        ['read_file', { space: 'logs', path: 'quotes.txt', limit: 20_000 }],
+        ['read_notebook', { space: 'logs', path: 'training.ipynb' }],
+        ['read_notebook', { space: 'logs', path: 'training.ipynb', cells: { start: 3 } }],
+        ['find_notebooks', { space: 'logs', query: 'needle', maxResults: 200 }],
+      ];
+      for (const [name, args] of calls) {
+        const { text, data } = await answer(conn, name, args);
+        expect(tokensOf(text), name).toBeLessThanOrEqual(800);
+        if (name !== 'read_notebook') expect(tokensOf(text), name).toBeGreaterThan(400); // filled, not cut to nothing (a notebook's page ends before a cell that does not fit)
+        expect(data.truncated, name).toBe(true);
+      }
+    } finally {
+      await conn.close();
+      await host.stop();
+    }
+    expect(() => createSpacesExtension({ env: { [MAX_RESPONSE_TOKENS_ENV]: '10k' } })).toThrow(/^environment variable REACTOR_SPACES_MAX_RESPONSE_TOKENS of extension "spaces": is invalid; expected a whole number of at least 500, received "10k"/);
+    expect(() => createSpacesExtension({ maxResponseTokens: 10 })).toThrow(/option "maxResponseTokens" of extension "spaces": is invalid/);
+  });
+
+  it(`still accepts the deprecated ${MAX_RESPONSE_CHARS_ENV} when the option is not given, and refuses a value below the minimum`, async () => {
     const host = await buildHost([createSpacesExtension({ roots: [`big=${path.join(base, 'big')}`], env: { [MAX_RESPONSE_CHARS_ENV]: '2500' } })], { strict: true, logger: silentLogger });
     const conn = await connect(host);
     try {
@@ -220,7 +254,7 @@ describe('configuring the cap', () => {
       return undefined;
     })();
     expect(isReactorError(refused) && refused.code).toBe(ErrorCodes.OPTION_INVALID);
-    expect((refused as Error).message).toMatch(/environment variable REACTOR_SPACES_MAX_RESPONSE_CHARS of extension "spaces": is invalid; expected an integer of at least 2000, received "lots"/);
-    expect(() => createSpacesExtension({ maxResponseChars: 100 })).toThrow(/option "maxResponseChars" of extension "spaces": is invalid; expected an integer of at least 2000, received 100/);
+    expect((refused as Error).message).toMatch(/environment variable REACTOR_SPACES_MAX_RESPONSE_CHARS of extension "spaces": is invalid; expected a whole number of at least 2000, received "lots"/);
+    expect(() => createSpacesExtension({ maxResponseChars: 100 })).toThrow(/option "maxResponseChars" of extension "spaces": is invalid; expected a whole number of at least 2000, received 100/);
   });
 });

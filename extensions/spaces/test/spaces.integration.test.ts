@@ -285,6 +285,6 @@ describe('the default export', () => {
   });
 
   it('refuses invalid options when created', () => {
-    expect(() => createSpacesExtension({ maxReadBytes: 0 })).toThrow(/option "maxReadBytes" of extension "spaces": is invalid; expected an integer of at least 256/);
+    expect(() => createSpacesExtension({ maxReadBytes: 0 })).toThrow(/option "maxReadBytes" of extension "spaces": is invalid; expected a whole number of at least 256/);
   });
 });

@@ -4,7 +4,7 @@
  * kernel, never saved) and `get_execution` (the rest of a run that outlived
  * its wait).
  */
-import { defineTool, type CallToolResult, type ToolContext } from '@reactor/host';
+import { answerBudget, defineTool, type CallToolResult, type ToolContext } from '@reactor/host';
 import { z } from 'zod';
 import { kernelError, messageOf, notebookSubject } from '../errors.js';
 import { startExecution, type Execution } from '../execution.js';
@@ -82,7 +82,16 @@ function reportProgress(ctx: ToolContext, execution: Execution): { onOutput: (co
 
 /** A run's result: a summary line, the outputs as content, and the structured fields. */
 export function executionResult(runtime: KernelsRuntime, execution: Execution, extra: { saved?: boolean; note?: string } = {}): CallToolResult {
-  const rendered = renderOutputs(execution.outputs, runtime.limits);
+  const note = extra.note !== undefined || execution.failure !== undefined ? [execution.failure, extra.note].filter(Boolean).join(' ') : undefined;
+  const what = execution.cellId !== undefined ? `cell ${execution.cellId} of ${execution.space}/${execution.path}` : `code on the kernel of ${execution.space}/${execution.path}`;
+  const lines = [
+    `${what}: ${execution.status}${execution.executionCount !== null ? `, execution_count ${execution.executionCount}` : ''} (execution_id ${execution.id})`,
+    ...(note !== undefined ? [note] : []),
+    ...(execution.outputs.length === 0 ? ['(no output)'] : []),
+  ];
+  // The outputs' text gets what the summary leaves of the budget (its bytes bound its tokens: nothing is tokenized for it).
+  const left = Math.max(100, runtime.budget.maxTokens - Buffer.byteLength(lines.join('\n'), 'utf8') - 10);
+  const rendered = renderOutputs(execution.outputs, runtime.limits, answerBudget({ maxTokens: left, counter: runtime.budget.counter }));
   const structured: ExecutionOutput = {
     execution_id: execution.id,
     status: execution.status,
@@ -95,14 +104,8 @@ export function executionResult(runtime: KernelsRuntime, execution: Execution, e
     truncated_bytes: rendered.truncatedBytes,
     images_omitted: rendered.imagesOmitted,
     elapsed_ms: (execution.finishedAt ?? Date.now()) - execution.startedAt,
-    ...(extra.note !== undefined || execution.failure !== undefined ? { note: [execution.failure, extra.note].filter(Boolean).join(' ') } : {}),
+    ...(note !== undefined ? { note } : {}),
   };
-  const what = execution.cellId !== undefined ? `cell ${execution.cellId} of ${execution.space}/${execution.path}` : `code on the kernel of ${execution.space}/${execution.path}`;
-  const lines = [
-    `${what}: ${execution.status}${execution.executionCount !== null ? `, execution_count ${execution.executionCount}` : ''} (execution_id ${execution.id})`,
-    ...(structured.note !== undefined ? [structured.note] : []),
-    ...(execution.outputs.length === 0 ? ['(no output)'] : []),
-  ];
   return { content: [{ type: 'text', text: lines.join('\n') }, ...rendered.content], structuredContent: structured };
 }
 

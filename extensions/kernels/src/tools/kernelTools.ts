@@ -3,7 +3,7 @@
  * kernels run, and opening, interrupting, restarting and shutting down a
  * notebook's kernel.
  */
-import { defineTool } from '@reactor/host';
+import { capItems, defineTool } from '@reactor/host';
 import { z } from 'zod';
 import { jupyterFailure } from '../jupyterClient.js';
 import { cellIndex, readNotebook } from '../notebookFile.js';
@@ -133,16 +133,22 @@ export function createOpenNotebookTool(runtime: KernelsRuntime) {
       const opened = await openNotebook(runtime, args.space, args.path, ctx, args.kernelspec ?? nb.content.metadata?.kernelspec?.name);
       // The caller has seen the cells of this version: the writing tools change it only while it is still this one.
       runtime.readVersions.seen(ctx, ref.jupyterPath, nb.lastModified);
-      return {
-        space: ref.space,
-        path: ref.path,
-        kernel_id: opened.live.kernel.id,
-        kernelspec: opened.live.kernel.name,
-        state: kernelState(opened.live),
-        opened: opened.how,
-        ...(opened.note !== undefined ? { note: opened.note } : {}),
-        cells: cellIndex(nb.content),
-      };
+      const cells = cellIndex(nb.content);
+      // As many cells as fit the answer's budget; the rest are named as a way on (read_notebook pages through them, with their ids).
+      return capItems(cells, runtime.budget, (kept) => {
+        const rest = kept.length < cells.length ? `Listed the first ${kept.length} of ${cells.length} cells; read_notebook with cells: { start: ${kept.length} } lists the rest with their ids.` : undefined;
+        const note = [opened.note, rest].filter((n) => n !== undefined).join(' ');
+        return {
+          space: ref.space,
+          path: ref.path,
+          kernel_id: opened.live.kernel.id,
+          kernelspec: opened.live.kernel.name,
+          state: kernelState(opened.live),
+          opened: opened.how,
+          ...(note !== '' ? { note } : {}),
+          cells: [...kept],
+        };
+      }, Math.min(1, cells.length)).result;
     },
   });
 }

@@ -2,7 +2,7 @@
 import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
-import { fitItems } from '../responseCap.js';
+import { capItems } from '@reactor/host';
 import { findNotebooks } from '../search.js';
 import { deprecatedName, READ_ONLY_LOCAL } from './common.js';
 
@@ -45,10 +45,10 @@ export function createFindNotebooksTool(runtime: SpacesRuntime) {
     handler: async (args, ctx): Promise<z.infer<typeof findNotebooksOutput>> => {
       const spaces = args.space === undefined ? await runtime.spaces() : [await runtime.space(args.space)];
       const found = await findNotebooks(spaces, args.query, { maxResults: args.max_results ?? args.maxResults ?? DEFAULT_MAX_NOTEBOOKS, signal: ctx.signal, limits: runtime.limits });
-      const max = runtime.limits.maxResponseChars;
+      const max = runtime.budget;
       // Notebooks beyond what one answer carries go first, then the list of skipped ones.
-      const byHits = fitItems(found.notebooks, max, (notebooks) => ({ query: args.query, ...found, notebooks: [...notebooks], skipped: [] }));
-      const bySkipped = fitItems(found.skipped, max, (skipped) => ({ ...byHits.result, skipped: [...skipped] }));
+      const byHits = capItems(found.notebooks, max, (notebooks) => ({ query: args.query, ...found, notebooks: [...notebooks], skipped: [] }));
+      const bySkipped = capItems(found.skipped, max, (skipped) => ({ ...byHits.result, skipped: [...skipped] }));
       const cut = byHits.omitted > 0 || bySkipped.omitted > 0;
       return cut ? { ...bySkipped.result, truncated: true } : bySkipped.result;
     },

@@ -2,16 +2,14 @@
 import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import { mimeTypeOf } from '../fileTypes.js';
-import { decodeListCursor, encodeListCursor } from '../listCursor.js';
-import { fitItems } from '../responseCap.js';
+import { capItems, cursorMismatch, decodeCursor, encodeCursor } from '@reactor/host';
+import { EXTENSION_NAME } from '../errors.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFolder } from '../safePath.js';
 import { compareTreePaths, walk } from '../walk.js';
 import { pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
-/** Entries in a page when `limit` is not given. */
-export const DEFAULT_LIST_LIMIT = 500;
-/** The most entries a page may ask for. */
+/** The most entries a page may ask for; a page without `limit` holds as many as fit the answer's token budget, up to this. */
 export const MAX_LIST_LIMIT = 5000;
 
 const entrySchema = z.object({
@@ -47,7 +45,7 @@ export function createListFilesTool(runtime: SpacesRuntime) {
       space: spaceArg,
       path: pathArg.default('').describe('The folder to list, relative to the space; omit for the space\'s root.'),
       recursive: z.boolean().default(false).describe('List subfolders\' contents too.'),
-      limit: z.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT).describe(`The most entries in this page (default ${DEFAULT_LIST_LIMIT}); a page is also bounded in size.`),
+      limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe('The most entries in this page; omit for as many as fit one answer (a page is always bounded in size).'),
       cursor: z.string().optional().describe('The nextCursor of the previous page; omit for the first page.'),
     }),
     outputSchema: listFilesOutput,
@@ -56,7 +54,7 @@ export function createListFilesTool(runtime: SpacesRuntime) {
       const space = await runtime.space(args.space);
       const folder = await resolveFolder(space, args.path);
       const listing = { space: space.name, path: folder.relative, recursive: args.recursive };
-      const after = args.cursor === undefined ? undefined : decodeListCursor(args.cursor, listing).after;
+      const after = args.cursor === undefined ? undefined : afterOf(args.cursor, listing);
       const walked = await walk(space, folder, { recursive: args.recursive, maxEntries: runtime.limits.maxWalkEntries, signal: ctx.signal });
       const remaining = after === undefined ? walked.entries : walked.entries.filter((e) => compareTreePaths(e.path, after) > 0);
       const entries = remaining.map((e) => ({
@@ -74,12 +72,33 @@ export function createListFilesTool(runtime: SpacesRuntime) {
           space: listing.space,
           path: listing.path,
           entries: [...kept],
-          nextCursor: more && last !== undefined ? encodeListCursor({ ...listing, after: last.path }) : null,
+          nextCursor: more && last !== undefined ? encodeCursor({ v: CURSOR_VERSION, s: listing.space, p: listing.path, r: listing.recursive, a: last.path }) : null,
           truncated: more || walked.truncated,
         };
       };
       // The asked-for limit first, then as many of those as fit in one answer (at least one, so paging advances).
-      return fitItems(entries.slice(0, args.limit), runtime.limits.maxResponseChars, (kept) => page(kept), Math.min(1, entries.length)).result;
+      return capItems(entries.slice(0, args.limit ?? MAX_LIST_LIMIT), runtime.budget, (kept) => page(kept), Math.min(1, entries.length)).result;
     },
   });
+}
+
+/*
+ * The cursor names the listing it continues (space, folder, recursive) and the
+ * last path already returned. Continuing *after a path* rather than at a
+ * position keeps pages right when files are added or removed between calls:
+ * nothing is repeated, and nothing that existed on both calls is skipped.
+ */
+const CURSOR_VERSION = 1;
+const listCursor = z.object({ v: z.literal(CURSOR_VERSION), s: z.string(), p: z.string(), r: z.boolean(), a: z.string() });
+
+function afterOf(cursor: string, listing: { readonly space: string; readonly path: string; readonly recursive: boolean }): string {
+  const state = decodeCursor(cursor, listCursor, { tool: 'list_files', extension: EXTENSION_NAME });
+  if (state.s !== listing.space || state.p !== listing.path || state.r !== listing.recursive) {
+    throw cursorMismatch(cursor, {
+      tool: 'list_files',
+      extension: EXTENSION_NAME,
+      expected: `the nextCursor of a previous list_files call for space ${JSON.stringify(listing.space)}, path ${JSON.stringify(listing.path)}, recursive ${String(listing.recursive)}`,
+    });
+  }
+  return state.a;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { fileOfEntry, readText, spaceFileUri, type FileRef } from '../files.js';
 import { isNotebookPath } from '../fileTypes.js';
 import type { SpacesRuntime } from '../runtime.js';
-import { fitItems } from '../responseCap.js';
+import { capItems } from '@reactor/host';
 import { spaceRealDir } from '../safePath.js';
 import type { RefusedSpace } from '../spaceRoots.js';
 import { walk } from '../walk.js';
@@ -60,7 +60,7 @@ export function createListSpacesTool(runtime: SpacesRuntime) {
       const source = runtime.roots().source;
       const counted = spaces.every((space) => space.truncated !== true);
       const notes = refusalNotes(scan.refused);
-      const { result, omitted } = fitItems(spaces, runtime.limits.maxResponseChars, (kept) => ({ spaces: [...kept], source, truncated: !counted, ...(notes.length > 0 ? { notes } : {}) }));
+      const { result, omitted } = capItems(spaces, runtime.budget, (kept) => ({ spaces: [...kept], source, truncated: !counted, ...(notes.length > 0 ? { notes } : {}) }));
       return omitted > 0 ? { ...result, truncated: true } : result;
     },
   });

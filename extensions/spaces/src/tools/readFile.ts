@@ -1,11 +1,10 @@
 /** `read_file`: one page of a text file — by characters, or by lines from the head or the tail — or an image. */
-import { defineTool, type CallToolResult } from '@reactor/host';
+import { defineTool, fitAnswer, largestFitting, type CallToolResult } from '@reactor/host';
 import { z } from 'zod';
 import { binaryRefusal, fileOfPath, pageText, spaceFileUri, type FileRef } from '../files.js';
 import { pathSubject, spaceError } from '../errors.js';
 import { formatBytes, isBinaryByName, looksBinary, mimeTypeOf, SNIFF_BYTES } from '../fileTypes.js';
 import type { SpacesRuntime } from '../runtime.js';
-import { jsonChars, largestFitting } from '../responseCap.js';
 import { resolveFile } from '../safePath.js';
 import { createTextIndexCache, readFrom, readTail, withFile } from '../textPages.js';
 import { pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
@@ -70,7 +69,6 @@ export function createReadFileTool(runtime: SpacesRuntime) {
         const { index, size } = await indexes.get(handle, file.absolute, ctx.signal);
         const totalChars = index.totalChars;
         const base = { space: space.name, path: file.relative, mimeType: mimeTypeOf(file.relative), size, totalChars };
-        const max = runtime.limits.maxResponseChars;
         const maxBytes = runtime.limits.maxReadBytes;
 
         if (args.tail !== undefined) {
@@ -78,11 +76,13 @@ export function createReadFileTool(runtime: SpacesRuntime) {
           const { start, short } = lastLines(stretch.text, args.tail, stretch.startChar === 0);
           const answer = (text: string, cut: boolean): ReadFileResult => ({ ...base, offset: totalChars - text.length, nextOffset: null, text, truncated: cut });
           const whole = answer(stretch.text.slice(start), short);
-          if (jsonChars(whole) <= max) return whole;
-          // Too long for one answer: keep the end, drop lines from the front (never starting inside a surrogate pair).
-          const kept = largestFitting(1, whole.text.length - 1, (k) => jsonChars(answer(whole.text.slice(whole.text.length - k), true)) <= max);
-          const from = whole.text.length - Math.max(1, kept);
-          return answer(whole.text.slice(isLowSurrogate(whole.text.charCodeAt(from)) ? from + 1 : from), true);
+          return fitAnswer(runtime.budget, (maxChars) => {
+            if (jsonChars(whole) <= maxChars) return whole;
+            // Too long for one answer: keep the end, drop lines from the front (never starting inside a surrogate pair).
+            const kept = largestFitting(1, whole.text.length - 1, (k) => jsonChars(answer(whole.text.slice(whole.text.length - k), true)) <= maxChars);
+            const from = whole.text.length - Math.max(1, kept);
+            return answer(whole.text.slice(isLowSurrogate(whole.text.charCodeAt(from)) ? from + 1 : from), true);
+          });
         }
 
         if (args.offset > totalChars) {
@@ -99,10 +99,12 @@ export function createReadFileTool(runtime: SpacesRuntime) {
           return { ...base, offset: args.offset, nextOffset, text, truncated: lines === undefined && text.length < asked };
         };
         const whole = answer(args.limit);
-        if (jsonChars(whole) <= max) return whole;
-        // JSON escaping can make a page longer than its text (quotes, newlines, control characters): shorten the page until the answer fits.
-        const fits = largestFitting(1, whole.text.length - 1, (limit) => jsonChars(answer(limit)) <= max);
-        return { ...answer(Math.max(1, fits)), truncated: true };
+        // A page longer than the answer's budget is shortened until it fits (JSON escaping counts: quotes, newlines, control characters).
+        return fitAnswer(runtime.budget, (maxChars) => {
+          if (jsonChars(whole) <= maxChars) return whole;
+          const fits = largestFitting(1, whole.text.length - 1, (limit) => jsonChars(answer(limit)) <= maxChars);
+          return { ...answer(Math.max(1, fits)), truncated: true };
+        });
       });
     },
   });
@@ -136,6 +138,11 @@ function lastLines(text: string, count: number, wholeFile: boolean): { start: nu
     at = previous;
   }
   return { start: at + 1, short: false };
+}
+
+/** A value's length as compact JSON, what the budget's character cap counts. */
+function jsonChars(value: unknown): number {
+  return JSON.stringify(value).length;
 }
 
 function isLowSurrogate(code: number): boolean {

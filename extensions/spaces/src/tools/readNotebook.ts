@@ -1,13 +1,12 @@
 /** `read_notebook`: a notebook's cells with their outputs, summarised. */
-import { defineTool } from '@reactor/host';
+import { capItems, defineTool, fitAnswer, largestFitting, truncateMiddle } from '@reactor/host';
 import { z } from 'zod';
 import { pathSubject, spaceError } from '../errors.js';
 import { fileOfPath, readNotebookFile } from '../files.js';
-import { truncateMiddle, type NotebookCell } from '../notebook.js';
+import { type NotebookCell } from '../notebook.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFile } from '../safePath.js';
 import { deprecatedName, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
-import { fitItems, jsonChars, largestFitting } from '../responseCap.js';
 
 // A cell whose source and each output keep at most `chars` characters (head and tail, the cut marked).
 function cutCell(cell: NotebookCell, chars: number): NotebookCell {
@@ -111,14 +110,13 @@ export function createReadNotebookTool(runtime: SpacesRuntime) {
           truncated: next !== null || cut,
         };
       };
-      const max = runtime.limits.maxResponseChars;
       // Fewer cells while they do not fit in one answer (at least one, so paging advances)…
-      const fitted = fitItems(cells, max, (kept) => answer(kept), Math.min(1, cells.length)).result;
-      if (jsonChars(fitted) <= max || fitted.cells.length !== 1) return fitted;
+      const fitted = capItems(cells, runtime.budget, (kept) => answer(kept), Math.min(1, cells.length)).result;
+      if (fitted.cells.length !== 1 || runtime.budget.fits(fitted)) return fitted;
       // …and a single cell larger than an answer is shown cut, its head and tail kept.
       const only = fitted.cells[0] as NotebookCell;
       const shorter = (chars: number) => answer([cutCell(only, chars)], true);
-      return shorter(Math.max(0, largestFitting(0, max, (chars) => jsonChars(shorter(chars)) <= max)));
+      return fitAnswer(runtime.budget, (maxChars) => shorter(Math.max(0, largestFitting(0, maxChars, (chars) => JSON.stringify(shorter(chars)).length <= maxChars))));
     },
   });
 }

@@ -2,7 +2,7 @@
 import { defineTool } from '@reactor/host';
 import { z } from 'zod';
 import type { SpacesRuntime } from '../runtime.js';
-import { fitItems } from '../responseCap.js';
+import { capItems } from '@reactor/host';
 import { searchText } from '../search.js';
 import { deprecatedName, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
@@ -58,7 +58,7 @@ export function createSearchTextTool(runtime: SpacesRuntime) {
         limits: runtime.limits,
       });
       // Matches beyond what one answer carries are left out, and the answer says so.
-      const { result, omitted } = fitItems(found.matches, runtime.limits.maxResponseChars, (matches) => ({ space: space.name, query: args.query, ...found, matches: [...matches] }));
+      const { result, omitted } = capItems(found.matches, runtime.budget, (matches) => ({ space: space.name, query: args.query, ...found, matches: [...matches] }));
       return omitted > 0 ? { ...result, truncated: true } : result;
     },
   });

@@ -32,6 +32,22 @@ describe('answerTokenCounter', () => {
   });
 });
 
+describe('counting in pieces', () => {
+  it('is exact on prose, and fast and at most a token a piece over on a run without white space', () => {
+    const counter = answerTokenCounter(import.meta.url);
+    const text = words(20_000);
+    expect(counter.count(text)).toBe(o200k(text));
+    const json = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ path: `data/station-${i}.csv`, size: i })));
+    expect(counter.count(json)).toBeGreaterThanOrEqual(o200k(json));
+    expect(counter.count(json)).toBeLessThanOrEqual(o200k(json) * 1.02);
+    // 20,000 characters of punctuation: one BPE word, quadratic as a whole (minutes); in pieces of 64, at most one token a piece over.
+    const run = '"\\'.repeat(10_000);
+    const exact64 = o200k(run.slice(0, 64));
+    expect(counter.count(run)).toBeGreaterThanOrEqual(exact64 * (run.length / 64) - 1);
+    expect(counter.count(run)).toBeLessThanOrEqual((exact64 + 1) * (run.length / 64));
+  });
+});
+
 describe('an answer budget', () => {
   it('does not tokenize an answer whose UTF-8 bytes fit the budget', () => {
     const counter = countingCounter();
