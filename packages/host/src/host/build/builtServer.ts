@@ -30,13 +30,13 @@ export interface BuiltServer {
   /** The host revision this blueprint was built at. */
   readonly revision: number;
   /** Mints a fresh, identical SDK server for another connection (an SDK server holds one at a time). */
-  createServer(options?: { selection?: Selection }): Promise<McpServer>;
+  createServer(options?: { selection?: Selection; denied?: readonly string[] }): Promise<McpServer>;
 }
 
 /** How a built server mints: at once (hooks finish before `connect`), or awaiting the hooks. */
 export interface Minter {
   now(selection: Selection): McpServer;
-  mint(selection: Selection): Promise<McpServer>;
+  mint(selection: Selection, denied?: readonly string[]): Promise<McpServer>;
 }
 
 /**
@@ -62,7 +62,7 @@ export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>
     instructions: blueprint.instructions,
     key: blueprint.key,
     revision: blueprint.revision,
-    createServer: (options) => minter.mint(options?.selection ?? selection),
+    createServer: (options) => minter.mint(options?.selection ?? selection, options?.denied),
     [BUILT_BLUEPRINT]: blueprint,
   };
 }
@@ -80,7 +80,7 @@ export function withUnknown(built: HostBuiltServer, unknown: ReadonlySet<string>
     instructions: built.instructions,
     key: built.key,
     revision: built.revision,
-    createServer: (options) => built.createServer({ selection: options?.selection ?? selection }),
+    createServer: (options) => built.createServer({ selection: options?.selection ?? selection, ...(options?.denied ? { denied: options.denied } : {}) }),
     [BUILT_BLUEPRINT]: built[BUILT_BLUEPRINT],
   };
 }
