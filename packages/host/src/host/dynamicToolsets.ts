@@ -123,7 +123,7 @@ export function createDynamicToolsetTools(host: DynamicToolsetsHost, options: Se
       }
       const added = blueprint.tools.filter((t) => t.spec.toolset === name).map((t) => t.name);
       const query = selectionToQuery(selection);
-      if (connection.surface && ctx.sessionId !== undefined) {
+      if (connection.surface) {
         connection.surface.switchTo(blueprint, selection);
         await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' });
         return { toolset: name, enabled: true, tools: added, toolsets: [...blueprint.toolsets], selection: query };

@@ -30,7 +30,7 @@ import { ProblemLog, type Problem } from '../kernel/problems.js';
 import { createRequestStateSeal, type RequestStateSeal } from './mint/requestState.js';
 import { Registry, type ExtensionRecord, type RegistryContext } from './registry/registry.js';
 import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './build/resolve.js';
-import { mintServer, mintServerNow, type MintOptions } from './mint/mint.js';
+import { mintServer, mintServerNow, type MintBounds, type MintOptions } from './mint/mint.js';
 import { requestTelemetry, type RequestTelemetry } from '../telemetry/requestTelemetry.js';
 import { Subscriptions } from './mint/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from '../selection/selection.js';
@@ -318,7 +318,7 @@ export class McpHost {
     };
     return {
       now: (selection: Selection) => mintServerNow(blueprint, selection, options).server,
-      mint: (selection: Selection, denied?: readonly string[]) => mintServer(blueprint, selection, options, denied),
+      mint: (selection: Selection, bounds?: MintBounds) => mintServer(blueprint, selection, options, bounds),
     };
   }
 

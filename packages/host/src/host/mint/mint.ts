@@ -61,6 +61,14 @@ export interface MintOptions {
   readonly telemetry?: RequestTelemetry | undefined;
 }
 
+/** What a minted server knows of its connection beyond the selection. */
+export interface MintBounds {
+  /** The toolsets its token may not have (dynamic toolsets never turn them on). */
+  readonly denied?: readonly string[] | undefined;
+  /** It serves one long-lived session: dynamic toolsets may change its surface in place. */
+  readonly session?: boolean | undefined;
+}
+
 /** The default factory: a plain SDK server advertising logging. */
 export function defaultServerFactory(name: string, version: string): ServerFactory {
   return (serverName, instructions) =>
@@ -75,8 +83,8 @@ export function defaultServerFactory(name: string, version: string): ServerFacto
  * tables behind low-level handlers, then each participating `onServer` hook
  * (bounded; a throw or time-out costs that hook only), before it is connected.
  */
-export async function mintServer(blueprint: Blueprint, selection: Selection, options: MintOptions, denied?: readonly string[]): Promise<McpServer> {
-  const { server, hooksDone } = mintServerNow(blueprint, selection, options, denied);
+export async function mintServer(blueprint: Blueprint, selection: Selection, options: MintOptions, bounds?: MintBounds): Promise<McpServer> {
+  const { server, hooksDone } = mintServerNow(blueprint, selection, options, bounds);
   await hooksDone;
   return server;
 }
@@ -87,16 +95,16 @@ export async function mintServer(blueprint: Blueprint, selection: Selection, opt
  * `connect` waits for `hooksDone`, so a caller that could not wait (the lazy
  * `built.server`) still never connects a server its hooks have not finished.
  */
-export function mintServerNow(blueprint: Blueprint, selection: Selection, options: MintOptions, denied?: readonly string[]): { server: McpServer; hooksDone: Promise<void> } {
+export function mintServerNow(blueprint: Blueprint, selection: Selection, options: MintOptions, bounds: MintBounds = {}): { server: McpServer; hooksDone: Promise<void> } {
   options.stats.mints++;
   const factory = options.serverFactory ?? defaultServerFactory(options.serverName, options.serverVersion);
   const server = factory(options.serverName, blueprint.instructions);
   const connection: Mutable<ConnectionInfo> = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant, readOnlyBound: blueprint.filter?.readOnlyBy === 'operator' };
-  if (denied !== undefined && denied.length > 0) connection.denied = denied;
+  if (bounds.denied !== undefined && bounds.denied.length > 0) connection.denied = bounds.denied;
   const middleware = serverMiddleware(blueprint, connection, options);
   const table = new ServerToolTable(blueprint);
-  if (blueprint.dynamic === true) {
-    // Dynamic toolsets: `enable_toolset` moves this server (a session's) to the blueprint of its grown selection.
+  if (blueprint.dynamic === true && bounds.session === true) {
+    // Dynamic toolsets: `enable_toolset` moves this server (a session's, never one shared by requests) to the blueprint of its grown selection.
     connection.surface = {
       switchTo(next, nextSelection) {
         table.rebase(next);
