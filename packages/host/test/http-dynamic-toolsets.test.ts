@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
 import { createMcpApp, defineExtension, defineTool, type CallToolResult, type McpAppOptions } from '../src/index.js';
+import type { SessionClaim, SessionOwner, SessionRecord, SessionRegistry } from '../src/serve/http/sessions/sessionRegistry.js';
 import { fixtureHost, heldBenchmarks } from './helpers/fixtures.js';
 import { connectClient, jsonOf, listen, textOf, type Listening } from './helpers/http.js';
 
@@ -191,5 +192,65 @@ describe('dynamic toolsets: the app option and the 2026-07-28 protocol', () => {
     open.push(next);
     expect(await next.toolNames()).toContain('run_benchmark');
     expect(textOf(await next.callTool('run_benchmark'))).toBe('run 1: ok');
+  });
+});
+
+/** Replicas' shared session registry, kept in a Map (the contract `@reactor/redis` implements). */
+class MemoryRegistry implements SessionRegistry {
+  constructor(
+    readonly nodeId: string,
+    private readonly shared: { records: Map<string, SessionRecord>; alive: Set<string> },
+  ) {
+    shared.alive.add(nodeId);
+  }
+  record(record: SessionRecord): Promise<void> {
+    this.shared.records.set(record.id, record);
+    return Promise.resolve();
+  }
+  claim(sessionId: string, owner: SessionOwner): Promise<SessionClaim> {
+    const record = this.shared.records.get(sessionId);
+    if (!record || record.tenant !== owner.tenant || record.principal !== owner.principal) return Promise.resolve({ kind: 'unknown' });
+    if (record.node !== this.nodeId && this.shared.alive.has(record.node)) return Promise.resolve({ kind: 'held', node: record.node, retryAfterSeconds: 2 });
+    const moved = { ...record, node: this.nodeId, revision: record.revision + 1 };
+    this.shared.records.set(sessionId, moved);
+    return Promise.resolve({ kind: 'claimed', record: moved });
+  }
+  touch(): void {}
+  end(sessionId: string): Promise<void> {
+    this.shared.records.delete(sessionId);
+    return Promise.resolve();
+  }
+  release(): Promise<void> {
+    this.shared.alive.delete(this.nodeId);
+    return Promise.resolve();
+  }
+}
+
+describe('dynamic toolsets across replicas', () => {
+  it('the enabled set is part of the session\'s record: another replica taking the session over keeps it', async () => {
+    const shared = { records: new Map<string, SessionRecord>(), alive: new Set<string>() };
+    const a = await serve({ sessionRegistry: new MemoryRegistry('a', shared), nodeId: 'a' });
+    const b = await serve({ sessionRegistry: new MemoryRegistry('b', shared), nodeId: 'b' });
+    const route = { to: a.served.origin };
+    const transport = new StreamableHTTPClientTransport(a.served.url('/mcp?dynamic'), {
+      fetch: (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : input);
+        return fetch(new URL(url.pathname + url.search, route.to), init);
+      },
+    });
+    const client = new Client({ name: 'moving', version: '1.0.0' });
+    open.push(client);
+    await client.connect(transport);
+    const id = transport.sessionId!;
+    await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'benchmarks' } });
+    expect(shared.records.get(id)).toMatchObject({ node: 'a', selection: 'toolsets=benchmarks&dynamic', toolsets: ['core', 'spaces', 'benchmarks'] });
+
+    await a.served.close();
+    route.to = b.served.origin;
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual([...DYNAMIC_TOOLS, 'list_spaces', 'run_benchmark', 'whoami'].sort());
+    expect(shared.records.get(id)).toMatchObject({ node: 'b', revision: 1 });
+    expect(b.held.loads()).toBe(1);
+    expect((await client.callTool({ name: 'run_benchmark', arguments: {} })).content).toEqual([{ type: 'text', text: 'run 1: ok' }]);
   });
 });

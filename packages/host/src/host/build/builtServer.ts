@@ -42,12 +42,14 @@ export interface CreateServerOptions {
   readonly selection?: Selection;
   readonly denied?: readonly string[];
   readonly session?: boolean;
+  /** Told when dynamic toolsets changed this session's server (its new selection and toolsets), to keep its record current. */
+  readonly onSurfaceChange?: (selection: Selection, toolsets: ReadonlySet<string>) => void;
 }
 
 /** How a built server mints: at once (hooks finish before `connect`), or awaiting the hooks. */
 export interface Minter {
   now(selection: Selection): McpServer;
-  mint(selection: Selection, bounds?: { denied?: readonly string[] | undefined; session?: boolean | undefined }): Promise<McpServer>;
+  mint(selection: Selection, bounds?: Omit<CreateServerOptions, 'selection'>): Promise<McpServer>;
 }
 
 /**
@@ -73,7 +75,7 @@ export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>
     instructions: blueprint.instructions,
     key: blueprint.key,
     revision: blueprint.revision,
-    createServer: (options) => minter.mint(options?.selection ?? selection, { denied: options?.denied, session: options?.session }),
+    createServer: (options) => minter.mint(options?.selection ?? selection, options),
     [BUILT_BLUEPRINT]: blueprint,
   };
 }

@@ -67,6 +67,8 @@ export interface MintBounds {
   readonly denied?: readonly string[] | undefined;
   /** It serves one long-lived session: dynamic toolsets may change its surface in place. */
   readonly session?: boolean | undefined;
+  /** Told after dynamic toolsets changed its surface. */
+  readonly onSurfaceChange?: ((selection: Selection, toolsets: ReadonlySet<string>) => void) | undefined;
 }
 
 /** The default factory: a plain SDK server advertising logging. */
@@ -110,6 +112,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
         table.rebase(next);
         connection.selection = nextSelection;
         connection.toolsets = next.toolsets;
+        bounds.onSurfaceChange?.(nextSelection, next.toolsets);
       },
     };
   }
