@@ -63,6 +63,18 @@ export interface PageModel {
   readonly hostTools: readonly ModelHostTool[];
   /** The selection the page was opened with, as `/toolsets` answers it. */
   readonly initial: HostDescription;
+  /** Dynamic toolsets: what `?dynamic&only=` costs up front, against every toolset awake now. */
+  readonly dynamic: DynamicSaving;
+}
+
+/** What a dynamic session (`?dynamic&only=`) costs up front, and what it saves. */
+export interface DynamicSaving {
+  /** The query of a dynamic session that starts with the always-on toolsets alone. */
+  readonly query: string;
+  /** Tokens of its `tools/list` (the three dynamic-toolset tools, the always-on toolsets and the server's own tools); undefined without a tokenizer. */
+  readonly tokens: number | undefined;
+  /** Tokens of every toolset on offer whose tools are known (awake, not denied), plus the server's own tools. */
+  readonly fullTokens: number | undefined;
 }
 
 /**
@@ -131,6 +143,12 @@ export async function pageModel(context: CatalogContext): Promise<PageModel> {
       };
     });
   const hostTools = initial.tools.filter((name) => initial.provenance[name]?.offeredBy === 'host').map((name) => ({ name, tokens: initial.tokens?.tools[name] }));
+  // Wakes nothing: `only=` names no held toolset.
+  const dynamicQuery = 'dynamic&only=';
+  const dynamicStart = await context.describe(parseSelection(dynamicQuery));
+  const counted = toolsets.filter((t) => !t.denied && t.tokens !== undefined);
+  const ownTools = hostTools.filter((t) => !DYNAMIC_TOOLS.has(t.name));
+  const fullTokens = initial.tokens ? counted.reduce((sum, t) => sum + (t.tokens ?? 0), 0) + ownTools.reduce((sum, t) => sum + (t.tokens ?? 0), 0) : undefined;
   return {
     server: context.server,
     origin: new URL(context.request.url).origin,
@@ -141,5 +159,8 @@ export async function pageModel(context: CatalogContext): Promise<PageModel> {
     tools,
     hostTools,
     initial,
+    dynamic: { query: dynamicQuery, tokens: dynamicStart.tokens?.total, fullTokens },
   };
 }
+
+const DYNAMIC_TOOLS: ReadonlySet<string> = new Set(['list_available_toolsets', 'get_toolset_tools', 'enable_toolset']);

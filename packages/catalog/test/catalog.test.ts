@@ -103,6 +103,22 @@ describe('the catalog page', () => {
     expect(woken).toBe(false);
   });
 
+  it('shows the dynamic URL and what it costs up front against every toolset with a count, as /toolsets counts them', async () => {
+    const base = await serve();
+    const html = await (await fetch(`${base}/`)).text();
+    expect(html).toContain(`<code id="url-dynamic">${base}/mcp?dynamic&amp;only=</code>`);
+    const figure = (id: string) => Number(new RegExp(`id="${id}">([\\d,]+)<`).exec(html)?.[1]?.replace(/,/g, ''));
+    const dynamic = (await (await fetch(`${base}/toolsets?dynamic&only=`)).json()) as ToolsetsBody;
+    const notes = (await (await fetch(`${base}/toolsets?only=notes`)).json()) as ToolsetsBody;
+    expect(figure('dynamic-tokens')).toBe(dynamic.tokens!.total);
+    expect([...dynamic.tools].sort()).toEqual(['enable_toolset', 'get_toolset_tools', 'list_available_toolsets', 'list_server_toolsets']);
+    // Every toolset with a count (notes; lab is held) and the server's own list tool.
+    expect(figure('dynamic-full-tokens')).toBe(notes.tokens!.total);
+    // Two tools on offer cost less than the three that discover them: the page says a plain URL is cheaper.
+    expect(figure('dynamic-tokens')).toBeGreaterThan(figure('dynamic-full-tokens'));
+    expect(html).toContain('a plain URL costs less here');
+  });
+
   it('sends a strict CSP that allows exactly its inline script and styles, and nothing from elsewhere', async () => {
     const base = await serve();
     const res = await fetch(`${base}/`);

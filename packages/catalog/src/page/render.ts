@@ -171,6 +171,14 @@ ${model.hostTools.map(hostToolRow).join('\n')}
 </dl>
 <h3>It serves</h3>
 <ul class="chips" id="served-tools" data-tools="${e(model.initial.tools.join(','))}">${model.initial.tools.map((t) => `<li>${e(t)}</li>`).join('')}</ul>
+<h3>Or let the model choose</h3>
+<p id="dynamic">A dynamic session, <code id="url-dynamic">${e(`${endpoint}?${model.dynamic.query}`)}</code><button type="button" data-copy="url-dynamic">Copy</button>, starts with <code>list_available_toolsets</code>, <code>get_toolset_tools</code> and <code>enable_toolset</code> (and the always-on toolsets)${
+  model.dynamic.tokens !== undefined && model.dynamic.fullTokens !== undefined
+    ? `: <strong id="dynamic-tokens">${number(model.dynamic.tokens)}</strong> tokens up front, against <strong id="dynamic-full-tokens">${number(model.dynamic.fullTokens)}</strong> for every toolset listed with a count above`
+    : ''
+}; the model turns on the toolsets it needs, and pays for them then.${
+  model.dynamic.tokens !== undefined && model.dynamic.fullTokens !== undefined && model.dynamic.tokens >= model.dynamic.fullTokens ? ' With this few tools on offer, a plain URL costs less here.' : ''
+}</p>
 </section>
 <section class="panel" id="connect" aria-labelledby="connect-h">
 <h2 id="connect-h">Connect a client</h2>

@@ -35,6 +35,7 @@ describe('parseCommandOptions', () => {
       fastPath: true,
       sessions: true,
       readOnly: false,
+      dynamicToolsets: false,
       logLevel: 'info',
       requestStateKey: undefined,
       auth: {
@@ -168,6 +169,13 @@ describe('parseCommandOptions', () => {
     expect(parseCommandOptions(['--no-fast-path'], {}).fastPath).toBe(false);
     expect(parseCommandOptions([], { REACTOR_MCP_FAST_PATH: 'off' }).fastPath).toBe(false);
     expect(parseCommandOptions(['--fast-path'], { REACTOR_MCP_FAST_PATH: 'off' }).fastPath).toBe(true);
+  });
+
+  it('reads --dynamic-toolsets and REACTOR_MCP_DYNAMIC_TOOLSETS (off by default)', () => {
+    expect(parseCommandOptions([], {}).dynamicToolsets).toBe(false);
+    expect(parseCommandOptions(['--dynamic-toolsets'], {}).dynamicToolsets).toBe(true);
+    expect(parseCommandOptions([], { REACTOR_MCP_DYNAMIC_TOOLSETS: '1' }).dynamicToolsets).toBe(true);
+    expect(() => parseCommandOptions([], { REACTOR_MCP_DYNAMIC_TOOLSETS: 'perhaps' })).toThrow('environment variable REACTOR_MCP_DYNAMIC_TOOLSETS: is not a boolean');
   });
 
   it('reads --read-only and REACTOR_MCP_READ_ONLY (the operator\'s read-only bound)', () => {

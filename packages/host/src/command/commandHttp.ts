@@ -67,6 +67,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     sessions: options.sessions && options.sessionIdleTimeoutMs !== undefined ? { idleTimeoutMs } : options.sessions,
     ...(options.fastPath ? {} : { fastPath: false }),
     ...(options.readOnly ? { readOnly: true } : {}),
+    ...(options.dynamicToolsets ? { dynamicToolsets: true } : {}),
     ...(options.logPayloads ? { logPayloads: true } : {}),
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),

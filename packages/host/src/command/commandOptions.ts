@@ -32,6 +32,8 @@ export interface CommandOptions {
   readonly sessions: boolean;
   /** Serve only read-only tools on every request; no URL or header can loosen it. */
   readonly readOnly: boolean;
+  /** Dynamic toolsets on every HTTP connection that does not say `dynamic=false` (`createMcpApp({ dynamicToolsets })`). */
+  readonly dynamicToolsets: boolean;
   readonly logLevel: LogLevel;
   /** Signs the `requestState` of input-required results (≥ 32 bytes; replicas share it); undefined: a random key per process. */
   readonly requestStateKey: string | undefined;
@@ -103,6 +105,7 @@ const FLAGS = {
   sessions: { type: 'boolean' },
   stateless: { type: 'boolean' },
   'read-only': { type: 'boolean' },
+  'dynamic-toolsets': { type: 'boolean' },
   'log-level': { type: 'string' },
   'request-state-key': { type: 'string' },
   watch: { type: 'boolean' },
@@ -160,6 +163,10 @@ Options (flags win over environment variables):
                                                           blueprint (off: the SDK's per-request path)
   --read-only                 REACTOR_MCP_READ_ONLY       serve only tools annotated readOnlyHint: true, on every
                                                           request; no URL or header can loosen it (default off)
+  --dynamic-toolsets          REACTOR_MCP_DYNAMIC_TOOLSETS  http: sessions start with their selection plus
+                                                          list_available_toolsets, get_toolset_tools and
+                                                          enable_toolset, and the model turns toolsets on (default
+                                                          off; a URL opts in with ?dynamic, out with dynamic=false)
   --log-level LEVEL           REACTOR_MCP_LOG             ${LOG_LEVELS.join('|')}, default info
   --request-state-key KEY     REACTOR_MCP_REQUEST_STATE_KEY  signs requestState (at least ${MIN_REQUEST_STATE_KEY_BYTES} bytes; every
                                                           replica needs the same); default a random key per process
@@ -373,6 +380,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     fastPath: toggle('fast-path', 'no-fast-path', 'REACTOR_MCP_FAST_PATH', true),
     sessions: toggle('sessions', 'stateless', 'REACTOR_MCP_SESSIONS', true),
     readOnly: toggle('read-only', undefined, 'REACTOR_MCP_READ_ONLY', false),
+    dynamicToolsets: toggle('dynamic-toolsets', undefined, 'REACTOR_MCP_DYNAMIC_TOOLSETS', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
     auth,

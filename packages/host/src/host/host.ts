@@ -23,12 +23,14 @@ import { HOST_OPTION_KEYS, readDeniedOnce, withoutDenied, type BuildOptions, typ
 import { assertKnownKeys } from '../kernel/optionKeys.js';
 import { describeFrom, reportFrom, type HostDescription, type HostReport } from './hostReport.js';
 import { createListToolsetsTool, LIST_SERVER_TOOLSETS } from './listToolsets.js';
+import { createDynamicToolsetTools } from './dynamicToolsets.js';
+import type { TokenCounter } from '../contract/tokens.js';
 import { createStderrLogger, type Logger } from '../kernel/logger.js';
 import { ProblemLog, type Problem } from '../kernel/problems.js';
 import { createRequestStateSeal, type RequestStateSeal } from './mint/requestState.js';
 import { Registry, type ExtensionRecord, type RegistryContext } from './registry/registry.js';
 import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './build/resolve.js';
-import { mintServer, mintServerNow, type MintOptions } from './mint/mint.js';
+import { mintServer, mintServerNow, type MintBounds, type MintOptions } from './mint/mint.js';
 import { requestTelemetry, type RequestTelemetry } from '../telemetry/requestTelemetry.js';
 import { Subscriptions } from './mint/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from '../selection/selection.js';
@@ -38,7 +40,7 @@ import { isTimeLimit } from '../kernel/timeLimit.js';
 import type { ToolSpec } from '../contract/tool.js';
 import { composeInstructions, deniedToolsets, type Toolset } from '../contract/toolset.js';
 import { HOST_VERSION } from '../kernel/version.js';
-import { HOST_BUILD_NOW, HOST_CACHE_SIZES, HOST_NOTIFY_SUBSCRIBED_SESSIONS, HOST_REQUEST_TELEMETRY, HOST_STARTUP_PROBLEMS, HOST_STATS, HOST_USAGE } from './internals.js';
+import { BUILT_BLUEPRINT, HOST_BUILD_NOW, HOST_CACHE_SIZES, HOST_TOKEN_COUNTER, HOST_NOTIFY_SUBSCRIBED_SESSIONS, HOST_REQUEST_TELEMETRY, HOST_STARTUP_PROBLEMS, HOST_STATS, HOST_USAGE } from './internals.js';
 
 export type { HostOptions, BuildOptions, DescribeOptions } from './hostOptions.js';
 export type { BuiltServer } from './build/builtServer.js';
@@ -69,6 +71,9 @@ export class McpHost {
   private readonly telemetry: RequestTelemetry | undefined;
   private readonly changes: ChangeFeed;
   private readonly listTool: ServedTool;
+  private readonly dynamicTools: ServedTool[];
+  /** @internal The tokenizer `list_available_toolsets` counts with (the HTTP app's `tokenCounter`); none: no token figures. */
+  [HOST_TOKEN_COUNTER]: TokenCounter | undefined;
 
   constructor(options: HostOptions = {}) {
     assertKnownKeys(options, HOST_OPTION_KEYS, 'buildHost');
@@ -94,6 +99,34 @@ export class McpHost {
       (selection, tenant, granted, readOnly) => this.describe(selection, { tenant, readOnly, denied: deniedToolsets(this.declaredToolsets({ tenant }), granted).keys() }),
       this.serveOptions(),
     );
+    this.dynamicTools = createDynamicToolsetTools(
+      {
+        declared: (tenant) => this.declaredToolsets({ tenant }),
+        offered: (toolset, tenant) => this.servedIn(toolset, tenant),
+        held: (toolset, tenant) => this.registry.visible(tenant).some((r) => r.state === 'held' && r.declaredToolsets.some((t) => t.name === toolset)),
+        wake: async (toolset, tenant) => {
+          await this.registry.fire(onToolset(toolset), tenant);
+        },
+        build: async (selection, options) => (await this[HOST_BUILD_NOW](selection, options))[BUILT_BLUEPRINT],
+        problems: () => this.problems.list(),
+        tokenCounter: () => this[HOST_TOKEN_COUNTER],
+      },
+      this.serveOptions(),
+    );
+  }
+
+  /** The served tools of one toolset from the awake extensions (for the dynamic-toolset tools); a tool that cannot be served is left out. */
+  private servedIn(toolset: string, tenant: string | undefined): ServedTool[] {
+    const active = new Set([toolset]);
+    return selectOfferings(this.offerings(tenant), active).served.flatMap((o) => {
+      const offering = offeringFor(o, active, this.problems, this.logger);
+      if (!offering) return [];
+      try {
+        return [this.cache.servedTool(offering, () => this.serveOffering(offering))];
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Serves an offered tool, remembering which tool extensions made it (for spans). */
@@ -259,7 +292,7 @@ export class McpHost {
   private builtFor(selection: Selection, options: BuildOptions): HostBuiltServer {
     const tenant = options.tenant;
     const declared = this.declaredToolsets({ tenant });
-    const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant);
+    const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant, selection.dynamic === true);
     let unknown = unknownNames(declared, selection);
     const filter = toolFilterOf(selection, options.readOnly === true);
     // A tool filter serves a narrowed view of the blueprint: no new blueprint, nothing converted.
@@ -285,14 +318,15 @@ export class McpHost {
     };
     return {
       now: (selection: Selection) => mintServerNow(blueprint, selection, options).server,
-      mint: (selection: Selection) => mintServer(blueprint, selection, options),
+      mint: (selection: Selection, bounds?: MintBounds) => mintServer(blueprint, selection, options, bounds),
     };
   }
 
-  private entryFor(active: ReadonlySet<string>, tenant: string | undefined): CacheEntry {
+  private entryFor(active: ReadonlySet<string>, tenant: string | undefined, dynamic = false): CacheEntry {
     const key = activationKey(active);
     let built = false;
-    const entry = this.cache.blueprints.getOrCreate(blueprintKey(tenant, key), () => {
+    // A dynamic blueprint serves the three dynamic-toolset tools too: its own entry of the one bounded cache.
+    const entry = this.cache.blueprints.getOrCreate(blueprintKey(tenant, dynamic ? `${key}\u0000dynamic` : key), () => {
       built = true;
       return assembleBlueprint({
         key,
@@ -303,6 +337,7 @@ export class McpHost {
         offerings: this.offerings(tenant),
         records: this.registry.active(tenant),
         listTool: this.options.toolsetsTool === true ? this.listTool : undefined,
+        dynamicTools: dynamic ? this.dynamicTools : undefined,
         serve: (offering) => this.cache.servedTool(offering, () => this.serveOffering(offering)),
         problems: this.problems,
         logger: this.logger,
@@ -323,7 +358,7 @@ export class McpHost {
     await this.fireFor(selection, options);
     const declared = this.declaredToolsets({ tenant });
     const active = withoutDenied(activeToolsets(declared, selection), options.denied);
-    const entry = this.entryFor(active, tenant);
+    const entry = this.entryFor(active, tenant, selection.dynamic === true);
     const filter = toolFilterOf(selection, options.readOnly === true);
     return describeFrom({
       declared,

@@ -34,3 +34,6 @@ export const HOST_STARTUP_PROBLEMS: unique symbol = Symbol('reactor.host.startup
 
 /** The blueprint behind a built server the host returned: read by the fast path, which shares servers per blueprint. */
 export const BUILT_BLUEPRINT: unique symbol = Symbol('reactor.built.blueprint');
+
+/** The tokenizer the dynamic-toolset tools count with (set by the HTTP app from its `tokenCounter`). */
+export const HOST_TOKEN_COUNTER: unique symbol = Symbol('reactor.host.tokenCounter');

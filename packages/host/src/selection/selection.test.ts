@@ -12,6 +12,7 @@ import {
   parseSelectionPair,
   selectionToQuery,
   withToolFilters,
+  withToolsetOn,
   unknownNames,
   type Selection,
   type ToolsetActivation,
@@ -424,6 +425,21 @@ const declaredArb = fc.uniqueArray(
 
 const nameLengths = (selection: Selection): number =>
   [...selection.named, ...(selection.only ?? []), ...selection.without].reduce((sum, name) => sum + name.length, 0);
+
+describe('dynamic and withToolsetOn (dynamic toolsets)', () => {
+  it('reads dynamic as a flag that is never a toolset name, and writes it back', () => {
+    expect(parseSelection('dynamic')).toMatchObject({ dynamic: true, isEmpty: true, named: new Set() });
+    expect(parseSelection('dynamic=false&spaces').dynamic).toBe(false);
+    expect(parseSelection('spaces').dynamic).toBeUndefined();
+    expect(selectionToQuery(parseSelection('benchmarks&dynamic'))).toBe('toolsets=benchmarks&dynamic');
+    expect(mergeSelections(parseSelection('dynamic=off'), parseSelection('dynamic')).dynamic).toBe(true);
+  });
+
+  it('turns one toolset on as a URL would: into only= when said, out of without=, filters kept', () => {
+    expect(selectionToQuery(withToolsetOn(parseSelection('dynamic&readonly'), 'benchmarks'))).toBe('toolsets=benchmarks&readonly&dynamic');
+    expect(selectionToQuery(withToolsetOn(parseSelection('only=spaces&without=benchmarks&tools=a'), 'benchmarks'))).toBe('only=benchmarks,spaces&tools=a');
+  });
+});
 
 describe('properties', () => {
   it('parseSelection never throws, on any string', () => {

@@ -44,6 +44,14 @@ export interface Selection {
    * Absent when not said.
    */
   readonly readonly?: boolean;
+  /**
+   * `dynamic` (a flag): the session starts with what the rest of the selection
+   * turns on plus the three dynamic-toolset tools (`list_available_toolsets`,
+   * `get_toolset_tools`, `enable_toolset`), with which the model turns more
+   * toolsets on. `false` records an explicit `dynamic=false` (opting out of a
+   * deployment that makes sessions dynamic by default). Absent when not said.
+   */
+  readonly dynamic?: boolean;
 }
 
 /**
@@ -92,9 +100,11 @@ const WITHOUT = 'without';
 const TOOLS = 'tools';
 const EXCLUDE_TOOLS = 'exclude_tools';
 const READONLY = 'readonly';
+// Reserved key of dynamic toolsets: the model turns toolsets on within the session.
+const DYNAMIC = 'dynamic';
 
-/** The reserved keys of the grammar: the toolset keywords and the per-tool keys. */
-export const SELECTION_KEYWORDS: readonly string[] = Object.freeze([TOOLSETS, ONLY, WITHOUT, TOOLS, EXCLUDE_TOOLS, READONLY]);
+/** The reserved keys of the grammar: the toolset keywords, the per-tool keys and `dynamic`. */
+export const SELECTION_KEYWORDS: readonly string[] = Object.freeze([TOOLSETS, ONLY, WITHOUT, TOOLS, EXCLUDE_TOOLS, READONLY, DYNAMIC]);
 
 // Compared after trimming and lower-casing, so `?geo=OFF` and `?geo= no ` count.
 const FALSE_VALUES: ReadonlySet<string> = new Set(['0', 'false', 'off', 'no']);
@@ -129,6 +139,7 @@ interface ToolParts {
   tools: Set<string> | undefined;
   excludeTools: Set<string> | undefined;
   readonly: boolean | undefined;
+  dynamic?: boolean | undefined;
 }
 
 const NO_TOOL_PARTS: ToolParts = { tools: undefined, excludeTools: undefined, readonly: undefined };
@@ -144,11 +155,12 @@ function makeSelection(named: ReadonlySet<string>, only: ReadonlySet<string> | n
     ...(parts.tools !== undefined ? { tools: parts.tools } : {}),
     ...(parts.excludeTools !== undefined ? { excludeTools: parts.excludeTools } : {}),
     ...(parts.readonly !== undefined ? { readonly: parts.readonly } : {}),
+    ...(parts.dynamic !== undefined ? { dynamic: parts.dynamic } : {}),
   });
 }
 
 function saysNothing(named: ReadonlySet<string>, only: ReadonlySet<string> | null, without: ReadonlySet<string>, parts: ToolParts): boolean {
-  return named.size === 0 && only === null && without.size === 0 && parts.tools === undefined && parts.excludeTools === undefined && parts.readonly === undefined;
+  return named.size === 0 && only === null && without.size === 0 && parts.tools === undefined && parts.excludeTools === undefined && parts.readonly === undefined && parts.dynamic === undefined;
 }
 
 /** `true` wins: one part asking for read-only is enough, whatever another says. */
@@ -221,6 +233,9 @@ export function parseSelection(query?: SelectionInput, options?: ParseSelectionO
         // A flag like a bare key: any value but a false one asks for read-only.
         parts.readonly = unitedReadonly(parts.readonly, !isFalseValue(value));
         return;
+      case DYNAMIC:
+        parts.dynamic = unitedReadonly(parts.dynamic, !isFalseValue(value));
+        return;
       default: {
         // The value of a bare key is ignored unless it explicitly says no.
         // (Fix: in the Python host `?geo=false` turned `geo` on.)
@@ -270,6 +285,7 @@ export function mergeSelections(...parts: Selection[]): Selection {
     if (part.tools !== undefined) for (const name of part.tools) (toolParts.tools ??= new Set()).add(name);
     if (part.excludeTools !== undefined) for (const name of part.excludeTools) (toolParts.excludeTools ??= new Set()).add(name);
     toolParts.readonly = unitedReadonly(toolParts.readonly, part.readonly);
+    toolParts.dynamic = unitedReadonly(toolParts.dynamic, part.dynamic);
   }
   if (saysNothing(named, only, without, toolParts)) return EMPTY_SELECTION;
   return makeSelection(named, only, without, toolParts);
@@ -297,6 +313,7 @@ export function withToolFilters(base: Selection, filters: Selection): Selection 
     tools: filters.tools !== undefined ? new Set(filters.tools) : undefined,
     excludeTools: filters.excludeTools !== undefined ? new Set(filters.excludeTools) : undefined,
     readonly: filters.readonly,
+    dynamic: filters.dynamic,
   };
   if (saysNothing(new Set(), null, new Set(), parts)) return base;
   return mergeSelections(base, makeSelection(new Set(), null, new Set(), parts));
@@ -425,5 +442,24 @@ export function selectionToQuery(selection: Selection): string {
   if (selection.tools !== undefined && selection.tools.size > 0) params.push(listParam(TOOLS, selection.tools));
   if (selection.excludeTools !== undefined && selection.excludeTools.size > 0) params.push(listParam(EXCLUDE_TOOLS, selection.excludeTools));
   if (selection.readonly !== undefined) params.push(selection.readonly ? READONLY : `${READONLY}=false`);
+  if (selection.dynamic !== undefined) params.push(selection.dynamic ? DYNAMIC : `${DYNAMIC}=false`);
   return params.join('&');
+}
+
+/**
+ * `selection` with toolset `name` turned on as the URL would say it (dynamic
+ * toolsets' `enable_toolset`): added to `only` when the selection says `only`,
+ * else to `named`; dropped from `without`. Every other part is kept, so the
+ * tool filters and read-only still narrow what it turns on.
+ */
+export function withToolsetOn(selection: Selection, name: string): Selection {
+  const only = selection.only === null ? null : new Set([...selection.only, name]);
+  const named = only === null ? new Set([...selection.named, name]) : new Set(selection.named);
+  const without = new Set([...selection.without].filter((n) => n !== name));
+  return makeSelection(named, only, without, {
+    tools: selection.tools !== undefined ? new Set(selection.tools) : undefined,
+    excludeTools: selection.excludeTools !== undefined ? new Set(selection.excludeTools) : undefined,
+    readonly: selection.readonly,
+    dynamic: selection.dynamic,
+  });
 }

@@ -32,6 +32,8 @@ export interface AssemblyInput {
   readonly records: readonly ExtensionRecord[];
   /** The host's `list_server_toolsets`, when it serves one. */
   readonly listTool: ServedTool | undefined;
+  /** The dynamic-toolset tools, for a dynamic blueprint (`?dynamic`). */
+  readonly dynamicTools?: readonly ServedTool[] | undefined;
   /** The served tool of an offering (memoised by the cache); throws for a schema that cannot be served. */
   readonly serve: (offering: Offering) => ServedTool;
   readonly problems: ProblemLog;
@@ -61,6 +63,11 @@ export function assembleBlueprint(input: AssemblyInput): CacheEntry {
       logger.warn({ tool: LIST_SERVER_TOOLSETS }, `an extension offers its own "${LIST_SERVER_TOOLSETS}"; it is served instead of the host's`);
     } else tools.push(input.listTool);
   }
+  for (const tool of input.dynamicTools ?? []) {
+    if (tools.some((t) => t.name === tool.name)) {
+      logger.warn({ tool: tool.name }, `an extension offers its own "${tool.name}"; it is served instead of the host's dynamic-toolset tool`);
+    } else tools.push(tool);
+  }
   const aliased = indexWithAliases(tools, problems, logger);
   const offered = <T>(pick: (r: ExtensionRecord) => ReadonlyArray<T & { toolset: string }>) =>
     input.records.flatMap((r) => pick(r).filter((x) => active.has(x.toolset)).map((spec) => ({ extension: r.name, spec })));
@@ -78,6 +85,7 @@ export function assembleBlueprint(input: AssemblyInput): CacheEntry {
     prompts: firstOffered('prompt', offered<PromptSpec>((r) => r.contributions?.prompts ?? []), (s) => s.name, problems, logger),
     participants: participantsOf(input.records, active),
     middleware: middlewareOf(input.records, active),
+    ...(input.dynamicTools ? { dynamic: true } : {}),
   };
   return { blueprint, conflicts, offerings: served };
 }

@@ -25,6 +25,15 @@ import { CallSignal, withCallSignal } from './callSignal.js';
 /** The name of the host's toolset-listing tool (`listToolsets.ts`); defined here because a blueprint's own code keeps it through tool filters and collisions. */
 export const LIST_SERVER_TOOLSETS = 'list_server_toolsets';
 
+/** The dynamic-toolset tools (`dynamicToolsets.ts`), named as GitHub's MCP server names them. */
+export const DYNAMIC_TOOLSET_TOOLS = Object.freeze(['list_available_toolsets', 'get_toolset_tools', 'enable_toolset'] as const);
+
+/** How a session's server changes its surface (dynamic toolsets): given to the served tools of a session's server. */
+export interface SurfaceSwitch {
+  /** Serves `blueprint`, built for `selection`, on this server from now on (its tools; the session's resources and prompts stay). */
+  switchTo(blueprint: Blueprint, selection: Selection): void;
+}
+
 /** What a served tool's call needs to know of its connection. */
 export interface ConnectionInfo {
   readonly selection: Selection;
@@ -32,6 +41,10 @@ export interface ConnectionInfo {
   readonly tenant: string | undefined;
   /** True when the operator imposed read-only (a selection cannot loosen it). */
   readonly readOnlyBound?: boolean;
+  /** The toolsets this connection may not have (its token's missing scopes), when the server was minted knowing them. */
+  readonly denied?: readonly string[];
+  /** Present on a server whose blueprint is dynamic: how `enable_toolset` changes what it serves. */
+  readonly surface?: SurfaceSwitch;
 }
 
 /** A tool ready to serve: resolved once, shared by every server of its blueprints. */
@@ -77,6 +90,8 @@ export interface Blueprint {
   readonly middleware: BlueprintMiddleware;
   /** For a view narrowed by `tools=`, `exclude_tools=` or read-only: the filter it applies. */
   readonly filter?: ToolFilter;
+  /** True when it serves the dynamic-toolset tools (`?dynamic`). */
+  readonly dynamic?: boolean;
 }
 
 /** The composed middleware chains of a blueprint, by request. */

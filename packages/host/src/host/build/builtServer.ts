@@ -29,14 +29,27 @@ export interface BuiltServer {
   readonly key: string;
   /** The host revision this blueprint was built at. */
   readonly revision: number;
-  /** Mints a fresh, identical SDK server for another connection (an SDK server holds one at a time). */
-  createServer(options?: { selection?: Selection }): Promise<McpServer>;
+  /**
+   * Mints a fresh, identical SDK server for another connection (an SDK server holds one at a time).
+   * `denied`: the toolsets the connection's token may not have; `session`: the server serves one
+   * long-lived 2025 session, so dynamic toolsets (`?dynamic`) may change what it serves in place.
+   */
+  createServer(options?: CreateServerOptions): Promise<McpServer>;
+}
+
+/** Options of {@link BuiltServer.createServer}. */
+export interface CreateServerOptions {
+  readonly selection?: Selection;
+  readonly denied?: readonly string[];
+  readonly session?: boolean;
+  /** Told when dynamic toolsets changed this session's server (its new selection and toolsets), to keep its record current. */
+  readonly onSurfaceChange?: (selection: Selection, toolsets: ReadonlySet<string>) => void;
 }
 
 /** How a built server mints: at once (hooks finish before `connect`), or awaiting the hooks. */
 export interface Minter {
   now(selection: Selection): McpServer;
-  mint(selection: Selection): Promise<McpServer>;
+  mint(selection: Selection, bounds?: Omit<CreateServerOptions, 'selection'>): Promise<McpServer>;
 }
 
 /**
@@ -62,7 +75,7 @@ export function builtServerOf(blueprint: Blueprint, unknown: ReadonlySet<string>
     instructions: blueprint.instructions,
     key: blueprint.key,
     revision: blueprint.revision,
-    createServer: (options) => minter.mint(options?.selection ?? selection),
+    createServer: (options) => minter.mint(options?.selection ?? selection, options),
     [BUILT_BLUEPRINT]: blueprint,
   };
 }
@@ -80,7 +93,7 @@ export function withUnknown(built: HostBuiltServer, unknown: ReadonlySet<string>
     instructions: built.instructions,
     key: built.key,
     revision: built.revision,
-    createServer: (options) => built.createServer({ selection: options?.selection ?? selection }),
+    createServer: (options) => built.createServer({ ...options, selection: options?.selection ?? selection }),
     [BUILT_BLUEPRINT]: built[BUILT_BLUEPRINT],
   };
 }

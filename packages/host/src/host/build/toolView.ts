@@ -6,7 +6,7 @@
  * cache entry by filter key (bounded), so a repeated filter resolves, converts
  * and renders nothing, and a new filter builds no blueprint.
  */
-import { LIST_SERVER_TOOLSETS, renderToolList, type Blueprint, type ServedTool } from './blueprint.js';
+import { DYNAMIC_TOOLSET_TOOLS, LIST_SERVER_TOOLSETS, renderToolList, type Blueprint, type ServedTool } from './blueprint.js';
 import type { CacheEntry, ToolView } from './cacheTypes.js';
 import { LruCache } from '../../kernel/lruCache.js';
 import type { HostStats } from '../../kernel/stats.js';
@@ -15,8 +15,8 @@ import { applyToolFilter, toolFilterKey, type ToolFilter } from '../../selection
 /** How many distinct filters one blueprint keeps views for; the least recently used go first. */
 export const MAX_VIEWS_PER_BLUEPRINT = 32;
 
-// The host's own list tool is never filtered out: it is how a model learns what it can select.
-const ALWAYS_KEPT: ReadonlySet<string> = new Set([LIST_SERVER_TOOLSETS]);
+// The host's own list tool (and the dynamic-toolset tools) are never filtered out: they are how a model learns what it can select.
+const ALWAYS_KEPT: ReadonlySet<string> = new Set([LIST_SERVER_TOOLSETS, ...DYNAMIC_TOOLSET_TOOLS]);
 
 /** The view of `entry`'s blueprint for `filter`, from the entry's cache or made now. */
 export function viewOf(entry: CacheEntry, filter: ToolFilter, stats: HostStats): ToolView {

@@ -61,6 +61,16 @@ export interface MintOptions {
   readonly telemetry?: RequestTelemetry | undefined;
 }
 
+/** What a minted server knows of its connection beyond the selection. */
+export interface MintBounds {
+  /** The toolsets its token may not have (dynamic toolsets never turn them on). */
+  readonly denied?: readonly string[] | undefined;
+  /** It serves one long-lived session: dynamic toolsets may change its surface in place. */
+  readonly session?: boolean | undefined;
+  /** Told after dynamic toolsets changed its surface. */
+  readonly onSurfaceChange?: ((selection: Selection, toolsets: ReadonlySet<string>) => void) | undefined;
+}
+
 /** The default factory: a plain SDK server advertising logging. */
 export function defaultServerFactory(name: string, version: string): ServerFactory {
   return (serverName, instructions) =>
@@ -75,8 +85,8 @@ export function defaultServerFactory(name: string, version: string): ServerFacto
  * tables behind low-level handlers, then each participating `onServer` hook
  * (bounded; a throw or time-out costs that hook only), before it is connected.
  */
-export async function mintServer(blueprint: Blueprint, selection: Selection, options: MintOptions): Promise<McpServer> {
-  const { server, hooksDone } = mintServerNow(blueprint, selection, options);
+export async function mintServer(blueprint: Blueprint, selection: Selection, options: MintOptions, bounds?: MintBounds): Promise<McpServer> {
+  const { server, hooksDone } = mintServerNow(blueprint, selection, options, bounds);
   await hooksDone;
   return server;
 }
@@ -87,13 +97,25 @@ export async function mintServer(blueprint: Blueprint, selection: Selection, opt
  * `connect` waits for `hooksDone`, so a caller that could not wait (the lazy
  * `built.server`) still never connects a server its hooks have not finished.
  */
-export function mintServerNow(blueprint: Blueprint, selection: Selection, options: MintOptions): { server: McpServer; hooksDone: Promise<void> } {
+export function mintServerNow(blueprint: Blueprint, selection: Selection, options: MintOptions, bounds: MintBounds = {}): { server: McpServer; hooksDone: Promise<void> } {
   options.stats.mints++;
   const factory = options.serverFactory ?? defaultServerFactory(options.serverName, options.serverVersion);
   const server = factory(options.serverName, blueprint.instructions);
-  const connection: ConnectionInfo = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant, readOnlyBound: blueprint.filter?.readOnlyBy === 'operator' };
+  const connection: Mutable<ConnectionInfo> = { selection, toolsets: blueprint.toolsets, tenant: blueprint.tenant, readOnlyBound: blueprint.filter?.readOnlyBy === 'operator' };
+  if (bounds.denied !== undefined && bounds.denied.length > 0) connection.denied = bounds.denied;
   const middleware = serverMiddleware(blueprint, connection, options);
   const table = new ServerToolTable(blueprint);
+  if (blueprint.dynamic === true && bounds.session === true) {
+    // Dynamic toolsets: `enable_toolset` moves this server (a session's, never one shared by requests) to the blueprint of its grown selection.
+    connection.surface = {
+      switchTo(next, nextSelection) {
+        table.rebase(next);
+        connection.selection = nextSelection;
+        connection.toolsets = next.toolsets;
+        bounds.onSurfaceChange?.(nextSelection, next.toolsets);
+      },
+    };
+  }
   // Every requestState this server seals is bound to its selection, and one from another is refused.
   const requestState = options.requestState.forSelection(blueprint);
   // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
@@ -102,7 +124,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
 
   // Every server advertises tools (so every client can list an empty set) and logging;
   // resources, prompts and completions are advertised where they are installed.
-  low.registerCapabilities({ tools: {}, logging: {} });
+  low.registerCapabilities({ tools: blueprint.dynamic === true ? { listChanged: true } : {}, logging: {} });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
   /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */
@@ -168,6 +190,8 @@ async function runHooks(server: McpServer, blueprint: Blueprint, selection: Sele
     }
   }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const TOOL_TABLE: unique symbol = Symbol('reactor.toolTable');
 

@@ -33,7 +33,13 @@ export class ServerToolTable {
   private overlay: Map<string, OverlayEntry | null> | undefined;
   private cachedList: { tools: Tool[] } | undefined;
 
-  constructor(private readonly blueprint: Blueprint) {}
+  constructor(private blueprint: Blueprint) {}
+
+  /** Serves another blueprint's tools from now on (dynamic toolsets' `enable_toolset`); a hook's own changes stay. */
+  rebase(blueprint: Blueprint): void {
+    this.blueprint = blueprint;
+    this.cachedList = undefined;
+  }
 
   /** Entries this server holds of its own (the overlay), beside the shared table. */
   get ownEntries(): number {

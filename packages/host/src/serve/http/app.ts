@@ -9,8 +9,10 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { InMemoryServerEventBus, type AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../kernel/errors.js';
 import type { McpHost } from '../../host/host.js';
-import { HOST_REQUEST_TELEMETRY, HOST_STATS } from '../../host/internals.js';
-import { withToolFilters, type Selection } from '../../selection/selection.js';
+import { HOST_REQUEST_TELEMETRY, HOST_STATS, HOST_TOKEN_COUNTER } from '../../host/internals.js';
+import { mergeSelections, parseSelection, withToolFilters, type Selection } from '../../selection/selection.js';
+
+const DYNAMIC_ON = parseSelection('dynamic');
 import { attachRequestRecord, withRequestRecord, type RequestRecord } from '../../telemetry/requestRecord.js';
 import { httpRequestRecord, startAccessLog, writesAccessLines } from './accessLog.js';
 import { deniedToolsets } from '../../contract/toolset.js';
@@ -139,6 +141,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   // One bus per app unless given: a module-wide default would mix the changes of unrelated hosts.
   const bus = options.bus ?? new InMemoryServerEventBus((error) => logger.error({ err: error }, `a listen-stream listener failed: ${error.message}`));
   const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus, resolved.readOnly);
+  // `list_available_toolsets` counts with the same tokenizer as `/toolsets` and the catalog.
+  if (options.tokenCounter) host[HOST_TOKEN_COUNTER] = options.tokenCounter;
   const stopPublishing = publishHostChanges(host, bus, (error) => logger.warn({ err: error instanceof Error ? error : undefined }, `telling this replica's sessions of another replica's resource update failed: ${errorMessage(error)}`));
   const fastPathOn = resolved.fastPath;
   const sharedServers = new SharedServers(host[HOST_STATS]);
@@ -161,7 +165,9 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   // What a request asked for, and what it gets (a request that names no toolset gets the default toolsets, keeping its own tool filters), parsed once per target.
   const selections = new SelectionMemo((sources) => {
     const asked = requestSelection(sources, { ignore: resolved.ignore });
-    return { asked, selection: asked.isEmpty && resolved.defaultSelection ? withToolFilters(resolved.defaultSelection, asked) : asked };
+    const selection = asked.isEmpty && resolved.defaultSelection ? withToolFilters(resolved.defaultSelection, asked) : asked;
+    // `dynamicToolsets`: dynamic unless the request said `dynamic=false`.
+    return { asked, selection: resolved.dynamicToolsets && selection.dynamic === undefined ? mergeSelections(selection, DYNAMIC_ON) : selection };
   });
 
   /** The selection a request asked for, with toolset scopes applied; or the 403 refusal. */

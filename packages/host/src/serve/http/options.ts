@@ -164,6 +164,14 @@ export interface McpAppOptions {
    * Default `true`, unless the environment says `REACTOR_MCP_FAST_PATH=off`.
    */
   readonly fastPath?: boolean;
+  /**
+   * Dynamic toolsets for every connection that does not say `dynamic=false`:
+   * a session starts with what its URL selects plus `list_available_toolsets`,
+   * `get_toolset_tools` and `enable_toolset`, with which the model turns more
+   * toolsets on (bounded as a URL is). Without it, a URL opts in with `?dynamic`.
+   * Default `false`.
+   */
+  readonly dynamicToolsets?: boolean;
 }
 
 /**
@@ -198,6 +206,7 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   logPayloads: true,
   sessionRegistry: true,
   fastPath: true,
+  dynamicToolsets: true,
 };
 
 /** One `/healthz` check (see `McpAppOptions.healthChecks`). */
@@ -220,6 +229,7 @@ export interface ResolvedAppOptions {
   readonly allowedOrigins: readonly string[] | undefined;
   readonly maxBodyBytes: number;
   readonly readOnly: boolean;
+  readonly dynamicToolsets: boolean;
   readonly corsOrigins: readonly string[] | undefined;
   readonly catalog: CatalogRenderer | undefined;
   readonly serverCard: ServerCardOptions | undefined;
@@ -313,6 +323,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
   if (options.accessLog !== undefined && typeof options.accessLog !== 'boolean') throw invalid('accessLog', 'is not a boolean', options.accessLog, 'true (the default) for one info line per request, or false');
   if (options.logPayloads !== undefined && typeof options.logPayloads !== 'boolean') throw invalid('logPayloads', 'is not a boolean', options.logPayloads, 'false (the default), or true to log request and response bodies while debugging');
   if (options.logPayloads === true && options.accessLog === false) throw invalid('logPayloads', 'needs the access log, which accessLog: false turns off', options.logPayloads, 'drop accessLog: false, or logPayloads: true');
+  if (options.dynamicToolsets !== undefined && typeof options.dynamicToolsets !== 'boolean') throw invalid('dynamicToolsets', 'is not a boolean', options.dynamicToolsets, 'true to make sessions dynamic by default, or false');
   if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') throw invalid('readOnly', 'is not a boolean', options.readOnly, 'true to serve only read-only tools, or false');
   if (options.catalog !== undefined && options.catalog !== false && typeof options.catalog !== 'function') {
     throw invalid('catalog', 'is not a renderer', options.catalog, 'a function (context) => Response, such as createCatalog() from @reactor/catalog', 'or false for no page');
@@ -348,6 +359,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     allowedOrigins: hostList('allowedOrigins', options.allowedOrigins),
     maxBodyBytes: Math.floor(positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES)),
     readOnly: options.readOnly === true,
+    dynamicToolsets: options.dynamicToolsets === true,
     corsOrigins,
     catalog: options.catalog === false ? undefined : options.catalog,
     serverCard,

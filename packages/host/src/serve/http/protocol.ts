@@ -186,7 +186,7 @@ export class McpEndpoint {
         owner: { tenant: r.tenant, principal: principalOf(authInfo) },
         toolsets: plan.built.toolsets,
         recipe: { selection: selectionToQuery(plan.selection), denied: plan.denied, readOnly: plan.readOnly },
-        mint: () => plan.built.createServer({ selection: plan.selection }),
+        mint: (changed) => plan.built.createServer({ selection: plan.selection, denied: plan.denied, session: true, onSurfaceChange: (selection, toolsets) => changed(selectionToQuery(selection), toolsets) }),
         request,
         parsedBody,
         authInfo,
@@ -305,7 +305,7 @@ export class McpEndpoint {
       const selection = parseSelection(record.selection);
       // The bound is this replica's: the record's (its first node's) may narrow the session further, never widen it past this one.
       const built = await this.host.build(selection, { tenant: record.tenant, denied: record.denied, readOnly: this.operatorReadOnly || record.readOnly });
-      return await sessions.restore(record, () => built.createServer({ selection }), r.authInfo);
+      return await sessions.restore(record, (changed) => built.createServer({ selection, denied: record.denied, session: true, onSurfaceChange: (next, toolsets) => changed(selectionToQuery(next), toolsets) }), r.authInfo);
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error : undefined, session: sessionId }, `taking over session ${sessionId} failed: ${errorMessage(error)}`);
       return jsonRpcError(503, JsonRpcCodes.SERVER_ERROR, `Service Unavailable: session ${sessionId} could not be rebuilt on this node (the cause is logged); retry`, { id, headers: { 'retry-after': '1' } });

@@ -35,8 +35,8 @@ export const DEFAULT_MAX_SESSIONS = 1000;
 /** One open session: its server (and so its blueprint), transport, owner and activity. */
 export interface Session extends SessionOwner {
   readonly id: string;
-  /** The toolsets the session serves: each request's token is checked against their scopes. */
-  readonly toolsets: ReadonlySet<string>;
+  /** The toolsets the session serves: each request's token is checked against their scopes (dynamic toolsets grow them). */
+  toolsets: ReadonlySet<string>;
   readonly server: McpServer;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   inflight: number;
@@ -63,12 +63,15 @@ export interface OpenSession {
   readonly toolsets: ReadonlySet<string>;
   /** Recorded in the session registry (when there is one), so another replica can rebuild the session. */
   readonly recipe: SessionRecipe;
-  /** Mints the session's server (builds the selection first). */
-  mint(): Promise<McpServer>;
+  /** Mints the session's server (builds the selection first); `changed` is told when dynamic toolsets change what it serves. */
+  mint(changed: SurfaceChanged): Promise<McpServer>;
   readonly request: Request;
   readonly parsedBody: unknown;
   readonly authInfo: AuthInfo | undefined;
 }
+
+/** Told when dynamic toolsets changed a session's selection (a canonical query string) and toolsets. */
+export type SurfaceChanged = (selection: string, toolsets: ReadonlySet<string>) => void;
 
 /** The open sessions of one app. */
 export class SessionStore {
@@ -123,10 +126,10 @@ export class SessionStore {
     let server: McpServer | undefined;
     let registered = false;
     try {
-      server = await init.mint();
-      const minted = server;
       // Chosen here, not by the transport, so the session's view of the event store can name it.
       const sessionId = randomUUID();
+      server = await init.mint((selection, toolsets) => this.surfaceChanged(sessionId, selection, toolsets));
+      const minted = server;
       const transport = await this.connect(minted, sessionId, () => {
         registered = true;
         this.register({ id: sessionId, server: minted, transport, ...init.owner, toolsets: init.toolsets, inflight: 0, lastSeen: Date.now(), openedAt: performance.now(), timer: undefined });
@@ -149,13 +152,13 @@ export class SessionStore {
    * client's next request is served as if nothing moved. Concurrent requests
    * for one session share one rebuild.
    */
-  async restore(record: SessionRecord, mint: () => Promise<McpServer>, authInfo: AuthInfo | undefined): Promise<Session> {
+  async restore(record: SessionRecord, mint: (changed: SurfaceChanged) => Promise<McpServer>, authInfo: AuthInfo | undefined): Promise<Session> {
     const existing = this.sessions.get(record.id);
     if (existing) return existing;
     const running = this.restoring.get(record.id);
     if (running) return await running;
     const rebuilding = (async () => {
-      const server = await mint();
+      const server = await mint((selection, toolsets) => this.surfaceChanged(record.id, selection, toolsets));
       let session: Session | undefined;
       const restored = untilRestored();
       try {
@@ -260,6 +263,16 @@ export class SessionStore {
     if (!updated || !this.registry) return;
     session.record = updated;
     this.registry.record(updated).catch((error: unknown) => this.logger.warn({ session: session.id }, `updating the subscriptions of session ${session.id} in the session registry failed (${errorMessage(error)}); a move would not renew them`));
+  }
+
+  /** Dynamic toolsets changed a session: its tokens are checked against the new toolsets, and its record follows, so a move keeps them. */
+  private surfaceChanged(id: string, selection: string, toolsets: ReadonlySet<string>): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    session.toolsets = toolsets;
+    if (!this.registry || !session.record) return;
+    session.record = { ...session.record, selection, toolsets: [...toolsets] };
+    this.registry.record(session.record).catch((error: unknown) => this.logger.warn({ session: id }, `updating the toolsets of session ${id} in the session registry failed (${errorMessage(error)}); a move would serve its first ones`));
   }
 
   /** Records a session opened here in the registry; if that fails it is served by this replica alone. */
