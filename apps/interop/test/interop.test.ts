@@ -28,6 +28,8 @@ const CLIENTS: readonly ClientUnderTest[] = [sdkV1, sdkV2, aiSdk, langchain, ope
 
 let demo: ServedDemo;
 const started = Date.now();
+/** What each client noted while converting, for the report. */
+const notes = new Map<string, Set<string>>();
 
 beforeAll(async () => {
   demo = await serveDemo();
@@ -55,6 +57,7 @@ describe.each(CLIENTS)('$name', (client) => {
     const expected = await served('?everything');
     expect(expected).toEqual(expect.arrayContaining(['echo', 'get-sum', 'list_spaces', 'find_notebooks']));
     const connected = await client.connect({ url: `${demo.url}?everything`, headers: bearer() });
+    for (const note of connected.notes ?? []) notes.set(client.name, (notes.get(client.name) ?? new Set()).add(note));
     try {
       expect(connected.toolNames.toSorted()).toEqual(expected.map(named).toSorted());
       expect(await connected.callTool(named('get-sum'), { a: 2, b: 3 })).toContain('The sum of 2 and 3 is 5.');
@@ -123,6 +126,7 @@ function report(): void {
       requests: seen.length,
       deletes: seen.filter((r) => r.method === 'DELETE').length,
       gets: seen.filter((r) => r.method === 'GET' && r.path === '/mcp').length,
+      notes: [...(notes.get(client.name) ?? [])].join('; '),
       probes: [...new Set(seen.filter((r) => r.path !== '/mcp' && !r.path.startsWith('/toolsets')).map((r) => `${r.method} ${r.path} ${r.status}`))].join('; '),
     };
   });

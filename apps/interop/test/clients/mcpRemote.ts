@@ -6,6 +6,11 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientsRoot, textOf, type ClientUnderTest } from './types.js';
 
+/** mcp-remote's arguments for an endpoint and the headers to send (each `--header Name:value`), after its package name. */
+export function mcpRemoteArgs(url: string, headers: Record<string, string>): string[] {
+  return [url, '--transport', 'http-only', ...Object.entries(headers).flatMap(([name, value]) => ['--header', `${name}:${value}`])];
+}
+
 /**
  * mcp-remote, the stdio bridge desktop clients (Claude Desktop, Cursor, …) run
  * for a remote server: spawned as they spawn it, headers given as `--header`,
@@ -18,7 +23,7 @@ export const mcpRemote: ClientUnderTest = {
     const proxy = createRequire(join(clientsRoot(), 'package.json')).resolve('mcp-remote/dist/proxy.js');
     // Where mcp-remote keeps OAuth state: a fresh folder, never the user's ~/.mcp-auth.
     const configDir = mkdtempSync(join(tmpdir(), 'reactor-mcp-remote-'));
-    const args = [url, '--transport', 'http-only', ...Object.entries(headers).flatMap(([name, value]) => ['--header', `${name}:${value}`])];
+    const args = mcpRemoteArgs(url, headers);
     const client = new Client({ name: 'desktop-client', version: '1.0.0' });
     const transport = new StdioClientTransport({ command: process.execPath, args: [proxy, ...args], env: { PATH: process.env.PATH ?? '', MCP_REMOTE_CONFIG_DIR: configDir }, stderr: 'pipe' });
     let stderr = '';

@@ -20,8 +20,10 @@ export const openaiAgents: ClientUnderTest = {
   toolName: (served) => served.replace(/-/g, '_'),
   async connect({ url, headers }) {
     const { server, tools } = await connectOpenAiAgents(url, headers);
+    const loose = tools.filter((t) => t.type === 'function' && !t.strict).map((t) => t.name);
     return {
       toolNames: tools.map((t) => t.name),
+      notes: loose.length > 0 ? [`not strict (schema kept as is): ${loose.toSorted().join(' ')}`] : [],
       callTool: async (name, args) => {
         const tool = tools.find((t) => t.name === name);
         if (!tool || tool.type !== 'function') throw new Error(`the Agents SDK offers no function tool "${name}"`);

@@ -16,6 +16,8 @@ export interface Connected {
   readResource?(uri: string): Promise<string>;
   /** Gets a prompt's first message text; absent where the client has no way to. */
   getPrompt?(name: string, args: Record<string, string>): Promise<string>;
+  /** What the client did of note while converting (e.g. tools it could not give a strict schema), for the report. */
+  readonly notes?: readonly string[];
   close(): Promise<void>;
 }
 
