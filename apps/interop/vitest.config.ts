@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
-import { mergeConfig } from 'vitest/config';
+import { mergeConfig, type Plugin } from 'vitest/config';
 import { reactorProject } from '../../vitest.shared.js';
 
 /**

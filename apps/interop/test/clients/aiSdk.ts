@@ -1,7 +1,7 @@
 // #region snippet
 import { createMCPClient } from '@ai-sdk/mcp';
 
-export async function connectAiSdk(url: string, headers: Record<string, string>) {
+async function connectAiSdk(url: string, headers: Record<string, string>) {
   const client = await createMCPClient({ transport: { type: 'http', url, headers } });
   const tools = await client.tools(); // for generateText({ model, tools, prompt })
   return { client, tools };

@@ -1,7 +1,7 @@
 // #region snippet
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 
-export async function connectLangChain(url: string, headers: Record<string, string>) {
+async function connectLangChain(url: string, headers: Record<string, string>) {
   const client = new MultiServerMCPClient({ mcpServers: { reactor: { transport: 'http', url, headers } } });
   const tools = await client.getTools(); // for createAgent({ model, tools })
   return { client, tools };

@@ -1,7 +1,7 @@
 // #region snippet
 import { MCPClient } from '@mastra/mcp';
 
-export async function connectMastra(url: string, headers: Record<string, string>) {
+async function connectMastra(url: string, headers: Record<string, string>) {
   const mcp = new MCPClient({ id: 'my-agent', servers: { reactor: { url: new URL(url), requestInit: { headers } } } });
   const tools = await mcp.listTools(); // { reactor_list_spaces, … }, for new Agent({ tools })
   return { mcp, tools };
@@ -36,7 +36,7 @@ export const mastra: ClientUnderTest = {
     return {
       toolNames: names.map((n) => n.slice(PREFIX.length)),
       callTool: async (name, args) => {
-        const tool = (tools as Record<string, MastraTool>)[`${PREFIX}${name}`];
+        const tool = tools[`${PREFIX}${name}`];
         if (!tool?.execute) throw new Error(`Mastra offers no tool "${PREFIX}${name}"`);
         const result = (legacy ? await tool.execute({ context: args }) : await tool.execute(args, {})) as { content?: unknown } | string;
         // A tool with an output schema answers its structured content, as the agent gets it.

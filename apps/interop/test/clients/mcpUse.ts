@@ -2,7 +2,7 @@
 import { MCPClient } from 'mcp-use';
 import { LangChainAdapter } from 'mcp-use/adapters';
 
-export async function connectMcpUse(url: string, headers: Record<string, string>) {
+async function connectMcpUse(url: string, headers: Record<string, string>) {
   const client = MCPClient.fromDict({ mcpServers: { reactor: { url, headers } } });
   const session = await client.createSession('reactor');
   // What MCPAgent hands its model: the session's tools as LangChain tools.

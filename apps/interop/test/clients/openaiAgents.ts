@@ -1,7 +1,7 @@
 // #region snippet
 import { getAllMcpTools, MCPServerStreamableHttp } from '@openai/agents';
 
-export async function connectOpenAiAgents(url: string, headers: Record<string, string>) {
+async function connectOpenAiAgents(url: string, headers: Record<string, string>) {
   const server = new MCPServerStreamableHttp({ name: 'reactor', url, requestInit: { headers } });
   await server.connect();
   // What new Agent({ mcpServers: [server] }) hands the model: the tools, converted to strict schemas.

@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-export async function connectSdkV1(url: string, headers: Record<string, string>) {
+async function connectSdkV1(url: string, headers: Record<string, string>) {
   const client = new Client({ name: 'my-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   const { tools } = await client.listTools();

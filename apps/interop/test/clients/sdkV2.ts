@@ -1,7 +1,7 @@
 // #region snippet
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-export async function connectSdkV2(url: string, headers: Record<string, string>) {
+async function connectSdkV2(url: string, headers: Record<string, string>) {
   const client = new Client({ name: 'my-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   const { tools } = await client.listTools();

@@ -33,7 +33,7 @@ export interface ClientUnderTest {
 
 /** The text parts of an MCP tool result or prompt message content, joined. */
 export function textOf(content: unknown): string {
-  const parts = Array.isArray(content) ? content : [content];
+  const parts: unknown[] = Array.isArray(content) ? (content as unknown[]) : [content];
   return parts
     .map((part) => (part && typeof part === 'object' && 'text' in part && typeof part.text === 'string' ? part.text : ''))
     .join('');

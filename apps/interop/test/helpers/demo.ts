@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -59,7 +60,7 @@ export async function serveDemo(): Promise<ServedDemo> {
   }
   const seen: SeenRequest[] = [];
   let current: string | undefined;
-  running.server.on('request', (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+  running.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const target = new URL(req.url ?? '/', 'http://x');
     const entry: SeenRequest = {
       client: current,
