@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHost, defineExtension, defineTool, silentLogger } from '../../index.js';
-import { createMcpApp, type McpAppOptions } from './app.js';
+import { createMcpApp } from './app.js';
+import type { McpAppOptions } from './options.js';
 
 const ext = defineExtension({
   manifest: { name: 'demo', version: '1.0.0' },
