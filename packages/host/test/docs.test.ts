@@ -15,7 +15,10 @@ const repoRoot = resolve(packageRoot, '../..');
 const out = join(here, '.doc-examples');
 
 // Guides whose examples need another package are run by that package's own docs test.
-const RUN_ELSEWHERE = new Set(['adopting-a-server.md']); // packages/adopt/test/docs.test.ts
+const RUN_ELSEWHERE = new Set([
+  'adopting-a-server.md', // packages/adopt/test/docs.test.ts
+  'connecting-agents.md', // apps/interop: its snippets are the interop suite's code (test/docs.test.ts), run by pnpm test:interop
+]);
 
 // No try/catch: a docs folder that cannot be read must fail here, never run zero guides quietly.
 function listDocs(dir: string): string[] {

@@ -69,6 +69,8 @@ interface Case {
   readonly challenge?: RegExp;
   /** The `Allow` header a 405 must carry. */
   readonly allow?: string;
+  /** A plain-text answer, not JSON-RPC (what is not MCP: OAuth clients probe such paths). */
+  readonly plainText?: true;
 }
 
 /** Where a selection is written in a request. */
@@ -187,7 +189,7 @@ function caseArb(aliceSession: string): fc.Arbitrary<Case> {
       ),
       fc.constantFrom('GET', 'POST'),
     ).filter(([path]) => !routed(path)).map(([path, method]): Case => ({
-      ...rpc('a path nothing is served on', 404, -32000), method, path, headers: { ...ALICE, 'content-type': 'application/json', accept: ACCEPT }, ...(method === 'POST' ? { body: initialize } : {}),
+      kind: 'a path nothing is served on', status: 404, plainText: true, method, path, headers: { ...ALICE, 'content-type': 'application/json', accept: ACCEPT }, ...(method === 'POST' ? { body: initialize } : {}),
     })),
     fc.constantFrom('http://evil.example/mcp', 'http://127.0.0.1/mcp', '*').map((target): Case => ({
       ...rpc('a request target that is not a path', 400, -32000), method: target === '*' ? 'OPTIONS' : 'POST', path: target, headers: { ...ALICE, 'content-type': 'application/json', accept: ACCEPT }, ...(target === '*' ? {} : { body: initialize }),
@@ -270,6 +272,7 @@ function wrongAnswer(c: Case, a: Answer): string | undefined {
   if (a.status !== c.status) return `status ${a.status}, expected ${c.status}: ${a.body.slice(0, 200)}`;
   if (c.allow !== undefined && a.headers.allow !== c.allow) return `Allow ${String(a.headers.allow)}, expected ${c.allow}`;
   if (c.challenge !== undefined && !c.challenge.test(String(a.headers['www-authenticate'] ?? ''))) return `WWW-Authenticate ${String(a.headers['www-authenticate'])} does not match ${String(c.challenge)}`;
+  if (c.plainText && !String(a.headers['content-type']).startsWith('text/plain')) return `content type ${String(a.headers['content-type'])}, expected text/plain: ${a.body.slice(0, 200)}`;
   if (c.rpcCode !== undefined) {
     let code: unknown;
     try {

@@ -19,7 +19,7 @@ import { deniedToolsets } from '../../contract/toolset.js';
 import { applyToolsetScopes, createAuthGate, type AuthGate } from './auth.js';
 import type { CatalogContext, CatalogRenderer } from './catalog.js';
 import { allowedOrigin, corsHeaders, corsPolicy, isPreflight, preflightHeaders } from './cors.js';
-import { HostGuard, normalizeAllowedHost, writeJson } from './guards.js';
+import { HostGuard, normalizeAllowedHost, writeJson, writeText } from './guards.js';
 import { jsonRpcErrorBody, JsonRpcCodes } from './jsonRpc.js';
 import { healthzResponse, toolsetsBody } from './infoRoutes.js';
 import { publishHostChanges } from './listChanged.js';
@@ -54,7 +54,9 @@ type Route =
   | { readonly kind: 'healthz' }
   | { readonly kind: 'metadata' }
   | { readonly kind: 'catalog' }
-  | { readonly kind: 'card' };
+  | { readonly kind: 'card' }
+  /** A discovery probe under the endpoint (`/mcp/.well-known/…`): not a selection, and not found. */
+  | { readonly kind: 'notFound' };
 
 interface Scope {
   readonly route: Route;
@@ -68,6 +70,12 @@ interface Scope {
 }
 
 const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
+const NOT_FOUND = 'Not Found';
+
+/** True when a path under the endpoint has a `.well-known` segment: a discovery probe, never a toolset selection. */
+function isWellKnownTail(tail: string): boolean {
+  return tail === '.well-known' || tail.startsWith('.well-known/') || tail.includes('/.well-known/') || tail.endsWith('/.well-known');
+}
 /** What an anonymous caller is granted where auth is on. */
 const NO_SCOPES: readonly string[] = [];
 /** How long `close()` waits for sessions and in-flight exchanges to end. */
@@ -159,7 +167,9 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     }
     if (auth?.servesMetadata(pathname)) return { kind: 'metadata' };
     const tail = pathTail(pathname, resolved.path);
-    return tail === undefined ? undefined : { kind: 'mcp', tail };
+    if (tail === undefined) return undefined;
+    // Clients probe OAuth/OpenID discovery under the endpoint; a 404 tells them there is none (a 401 or 405 would not).
+    return isWellKnownTail(tail) ? { kind: 'notFound' } : { kind: 'mcp', tail };
   }
 
   // What a request asked for, and what it gets (a request that names no toolset gets the default toolsets, keeping its own tool filters), parsed once per target.
@@ -196,7 +206,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
 
   async function dispatch(scope: Scope, request: Request): Promise<Response> {
     const { route } = scope;
-    if (route.kind === 'metadata') return auth?.metadata(request) ?? Response.json(jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Not Found'), { status: 404 });
+    if (route.kind === 'metadata') return auth?.metadata(request) ?? new Response(NOT_FOUND, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
     if (route.kind === 'healthz') {
       const authInfo = await authenticate(request, auth?.protectHealthz === true);
       return authInfo instanceof Response ? authInfo : healthzResponse(host, closing !== undefined, resolved.healthChecks);
@@ -310,7 +320,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     const route = match(target.pathname, method, req.headers.accept);
     if (!route) {
       if (next) return next();
-      return writeJson(res, 404, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Not Found: the MCP endpoint is ${resolved.path}`));
+      // Plain text, not a JSON-RPC body: what lands here is not MCP (OAuth clients post their registration to /register).
+      return writeText(res, 404, `${NOT_FOUND}: the MCP endpoint is ${resolved.path}`);
     }
     if (closing && route.kind !== 'healthz') return writeJson(res, 503, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, 'Service Unavailable: the server is shutting down'));
     const refusal = hostGuard.check(req.headers, req.socket?.localAddress);
@@ -326,6 +337,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       }
       if (origin !== undefined) for (const [name, value] of Object.entries(corsHeaders(origin))) res.setHeader(name, value);
     }
+    if (route.kind === 'notFound') return writeText(res, 404, NOT_FOUND);
     if (route.kind === 'mcp' ? !MCP_METHODS.has(method) : route.kind !== 'metadata' && method !== 'GET') {
       return writeJson(res, 405, jsonRpcErrorBody(JsonRpcCodes.SERVER_ERROR, `Method not allowed: ${method}; this route accepts ${allow}`), { allow });
     }

@@ -25,6 +25,16 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
   res.end(text);
 }
 
+/** Writes a plain-text answer (a 404 for what is not MCP: a JSON-RPC body there would confuse OAuth clients). */
+export function writeText(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
 /** True for 127.0.0.0/8, `::1` and IPv4-mapped loopback. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined || address === '') return false;
