@@ -41,5 +41,7 @@ export default mergeConfig(reactorProject('@reactor/interop'), {
     env: { REACTOR_INTEROP_CLIENTS: clientsRoot, REACTOR_INTEROP_LINE: line },
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // In CI, a report per Node line, which .ci/summary.mjs adds to the closing line.
+    reporters: process.env.CI && process.env.REACTOR_VITEST_REPORT ? ['default', ['json', { outputFile: process.env.REACTOR_VITEST_REPORT }]] : ['default'],
   },
 });
