@@ -27,7 +27,7 @@ function checkEngines(args: string[]): Promise<{ code: number; stdout: string }>
 describe('scripts/check-engines.mjs', () => {
   it('passes this repository\'s lockfile on the floor (20.19), Node 24 and Node 26', async () => {
     const { code, stdout } = await checkEngines(['24.21.0', '26.10.0']);
-    expect(stdout).toMatch(/^engines: \d+ locked packages accept Node 20\.19\.0, 24\.21\.0, 26\.10\.0\n$/);
+    expect(stdout).toMatch(/^engines: \d+ locked packages accept Node 20\.19\.0, 24\.21\.0, 26\.10\.0(, except \d+ optional one\(s\) an install skips where refused: [^\n]+)?\n$/);
     expect(code).toBe(0);
   });
 
@@ -60,5 +60,36 @@ describe('scripts/check-engines.mjs', () => {
     expect(stdout).toContain('strip-json-comments@5.1.0 wants Node >=22: refuses Node 20.19.0\n');
     expect(stdout).not.toContain('pino@');
     expect(code).toBe(1);
+  });
+  it('lets an optional-only package refuse a line: an install skips it there, silently', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'reactor-engines-'));
+    scratch.push(dir);
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ engines: { node: '>=20.19' } }));
+    const lockfile = (optional: boolean) =>
+      [
+        "lockfileVersion: '9.0'",
+        '',
+        'packages:',
+        '',
+        '  newest-client@2.0.0:',
+        '    resolution: {integrity: sha512-x}',
+        "    engines: {node: '>=22'}",
+        '',
+        'snapshots:',
+        '',
+        "  newest-client@2.0.0(zod@4.6.7):",
+        '    dependencies:',
+        '      zod: 4.6.7',
+        ...(optional ? ['    optional: true'] : []),
+        '',
+      ].join('\n');
+    writeFileSync(path.join(dir, 'pnpm-lock.yaml'), lockfile(true));
+    const skipped = await checkEngines(['--root', dir, '24.21.0']);
+    expect(skipped.stdout).toContain('except 1 optional one(s) an install skips where refused: newest-client@2.0.0 (Node >=22)');
+    expect(skipped.code).toBe(0);
+    writeFileSync(path.join(dir, 'pnpm-lock.yaml'), lockfile(false));
+    const refused = await checkEngines(['--root', dir, '24.21.0']);
+    expect(refused.stdout).toContain('newest-client@2.0.0 wants Node >=22: refuses Node 20.19.0');
+    expect(refused.code).toBe(1);
   });
 });
