@@ -61,6 +61,7 @@ describe('scripts/check-engines.mjs', () => {
     expect(stdout).not.toContain('pino@');
     expect(code).toBe(1);
   });
+
   it('lets an optional-only package refuse a line: an install skips it there, silently', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'reactor-engines-'));
     scratch.push(dir);
