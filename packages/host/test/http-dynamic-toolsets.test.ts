@@ -7,7 +7,7 @@
  * can be turned on exactly as they bound a URL. A 2026-07-28 request has no
  * session to change: `enable_toolset` answers the selection to send next.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -252,5 +252,40 @@ describe('dynamic toolsets across replicas', () => {
     expect(shared.records.get(id)).toMatchObject({ node: 'b', revision: 1 });
     expect(b.held.loads()).toBe(1);
     expect((await client.callTool({ name: 'run_benchmark', arguments: {} })).content).toEqual([{ type: 'text', text: 'run 1: ok' }]);
+  });
+});
+
+/** An opt-in toolset that brings a resource and a prompt, not only a tool. */
+const notes = defineExtension({
+  manifest: { name: 'notes', version: '1.0.0' },
+  toolsets: () => [{ name: 'notes', default: false, description: 'Notes: a tool, a resource and a prompt.' }],
+  tools: () => [defineTool({ name: 'add_note', description: 'Add a note.', handler: () => 'added' })],
+  resources: () => [{ name: 'notes-index', uri: 'notes://index', toolset: 'notes', read: (uri: URL) => ({ contents: [{ uri: uri.href, text: 'the notes' }] }) }],
+  prompts: () => [{ name: 'summarize_notes', toolset: 'notes', description: 'Summarize the notes.', get: () => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Summarize them.' } }] }) }],
+});
+
+describe('a dynamic session whose enabled toolset brings resources and prompts', () => {
+  it('serves them at once and tells the client the resource and prompt lists changed (v2 client)', async () => {
+    const host = await fixtureHost({}, [notes]);
+    const served = await listen(createMcpApp(host));
+    open.push({ close: async () => { await served.close(); await host.stop(); } });
+    const client = new Client({ name: 'v2-dynamic-content', version: '1.0.0' });
+    const heard: string[] = [];
+    client.setNotificationHandler('notifications/resources/list_changed', () => void heard.push('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => void heard.push('prompts'));
+    await client.connect(new StreamableHTTPClientTransport(served.url('/mcp?dynamic')));
+    open.push(client);
+    // Advertised up front: a toolset enabled later may bring the first of either.
+    expect(client.getServerCapabilities()?.resources?.listChanged).toBe(true);
+    expect(client.getServerCapabilities()?.prompts?.listChanged).toBe(true);
+    expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain('notes://index');
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('summarize_notes');
+
+    await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'notes' } });
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain('notes://index');
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('summarize_notes');
+    expect((await client.readResource({ uri: 'notes://index' })).contents).toEqual([{ uri: 'notes://index', text: 'the notes' }]);
+    expect((await client.getPrompt({ name: 'summarize_notes' })).messages[0]?.content).toEqual({ type: 'text', text: 'Summarize them.' });
+    await vi.waitFor(() => expect(heard.sort()).toEqual(['prompts', 'resources']));
   });
 });

@@ -124,8 +124,10 @@ export function createDynamicToolsetTools(host: DynamicToolsetsHost, options: Se
       const added = blueprint.tools.filter((t) => t.spec.toolset === name).map((t) => t.name);
       const query = selectionToQuery(selection);
       if (connection.surface) {
-        connection.surface.switchTo(blueprint, selection);
+        const lists = connection.surface.switchTo(blueprint, selection);
         await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' });
+        if (lists.resources) await ctx.mcpReq.notify({ method: 'notifications/resources/list_changed' });
+        if (lists.prompts) await ctx.mcpReq.notify({ method: 'notifications/prompts/list_changed' });
         return { toolset: name, enabled: true, tools: added, toolsets: [...blueprint.toolsets], selection: query };
       }
       // No session to change (2026-07-28, or a stateless 2025 request): the client sends this selection next.

@@ -30,8 +30,8 @@ export const DYNAMIC_TOOLSET_TOOLS = Object.freeze(['list_available_toolsets', '
 
 /** How a session's server changes its surface (dynamic toolsets): given to the served tools of a session's server. */
 export interface SurfaceSwitch {
-  /** Serves `blueprint`, built for `selection`, on this server from now on (its tools; the session's resources and prompts stay). */
-  switchTo(blueprint: Blueprint, selection: Selection): void;
+  /** Serves `blueprint`, built for `selection`, on this server from now on: its tools, resources and prompts. Says whether the resource and prompt lists changed (the tool list did). */
+  switchTo(blueprint: Blueprint, selection: Selection): { readonly resources: boolean; readonly prompts: boolean };
 }
 
 /** What a served tool's call needs to know of its connection. */

@@ -32,7 +32,7 @@ import { serverMiddleware } from './middlewareCalls.js';
 import { routeHookTools } from './hookRegistration.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { RequestStateSeal } from './requestState.js';
-import { installContent } from './serverContent.js';
+import { installContent, type ContentSwitch } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
 import { rememberToolsCall } from './sdkInternals.js';
@@ -105,14 +105,19 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   if (bounds.denied !== undefined && bounds.denied.length > 0) connection.denied = bounds.denied;
   const middleware = serverMiddleware(blueprint, connection, options);
   const table = new ServerToolTable(blueprint);
-  if (blueprint.dynamic === true && bounds.session === true) {
+  const changing = blueprint.dynamic === true && bounds.session === true;
+  /** Set below, once the content handlers are installed: moves resources and prompts along with the tools. */
+  let contentSwitch: ContentSwitch | undefined;
+  if (changing) {
     // Dynamic toolsets: `enable_toolset` moves this server (a session's, never one shared by requests) to the blueprint of its grown selection.
     connection.surface = {
       switchTo(next, nextSelection) {
         table.rebase(next);
+        const lists = contentSwitch?.switchTo(next) ?? { resources: false, prompts: false };
         connection.selection = nextSelection;
         connection.toolsets = next.toolsets;
         bounds.onSurfaceChange?.(nextSelection, next.toolsets);
+        return lists;
       },
     };
   }
@@ -154,7 +159,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState, middleware, telemetry: options.telemetry });
+  contentSwitch = installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState, middleware, telemetry: options.telemetry }, changing);
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);

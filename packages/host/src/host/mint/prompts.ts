@@ -23,9 +23,9 @@ function promptArguments(spec: PromptSpec, stats: HostStats): Array<{ name: stri
   }));
 }
 
-export function installPrompts(server: McpServer, content: ServerContent, { stats, requestState, middleware, telemetry }: Pick<ContentServices, 'stats' | 'requestState' | 'middleware' | 'telemetry'>): void {
+export function installPrompts(server: McpServer, content: ServerContent, { stats, requestState, middleware, telemetry }: Pick<ContentServices, 'stats' | 'requestState' | 'middleware' | 'telemetry'>, listChanged = false): void {
   const low = server.server;
-  low.registerCapabilities({ prompts: {} });
+  low.registerCapabilities({ prompts: listChanged ? { listChanged: true } : {} });
   low.setRequestHandler('prompts/list', () => ({
     prompts: content.prompts.map(({ spec }) => ({
       name: spec.name,

@@ -18,10 +18,10 @@ interface TemplateEntry {
   readonly template: UriTemplate;
 }
 
-export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, problems, requestState, middleware, telemetry }: Pick<ContentServices, 'subscriptions' | 'logger' | 'problems' | 'requestState' | 'middleware' | 'telemetry'>): void {
+export function installResources(server: McpServer, content: ServerContent, { subscriptions, logger, problems, requestState, middleware, telemetry }: Pick<ContentServices, 'subscriptions' | 'logger' | 'problems' | 'requestState' | 'middleware' | 'telemetry'>, listChanged = false): void {
   const low = server.server;
   const subscribable = content.resources.some((r) => r.spec.subscribe === true);
-  low.registerCapabilities({ resources: subscribable ? { subscribe: true } : {} });
+  low.registerCapabilities({ resources: { ...(subscribable ? { subscribe: true } : {}), ...(listChanged ? { listChanged: true } : {}) } });
   // Indexed once per version of the table: the blueprint's, or this server's after a hook added one.
   let indexed: { source: ReadonlyArray<Offered<ResourceSpec>>; fixed: Map<string, Offered<ResourceSpec>>; templates: TemplateEntry[] } | undefined;
   const index = () => {
