@@ -32,7 +32,7 @@ import { serverMiddleware } from './middlewareCalls.js';
 import { routeHookTools } from './hookRegistration.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
 import type { RequestStateSeal } from './requestState.js';
-import { installContent, type ContentSwitch } from './serverContent.js';
+import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
 import { rememberToolsCall } from './sdkInternals.js';
@@ -106,21 +106,6 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   const middleware = serverMiddleware(blueprint, connection, options);
   const table = new ServerToolTable(blueprint);
   const changing = blueprint.dynamic === true && bounds.session === true;
-  /** Set below, once the content handlers are installed: moves resources and prompts along with the tools. */
-  let contentSwitch: ContentSwitch | undefined;
-  if (changing) {
-    // Dynamic toolsets: `enable_toolset` moves this server (a session's, never one shared by requests) to the blueprint of its grown selection.
-    connection.surface = {
-      switchTo(next, nextSelection) {
-        table.rebase(next);
-        const lists = contentSwitch?.switchTo(next) ?? { resources: false, prompts: false };
-        connection.selection = nextSelection;
-        connection.toolsets = next.toolsets;
-        bounds.onSurfaceChange?.(nextSelection, next.toolsets);
-        return lists;
-      },
-    };
-  }
   // Every requestState this server seals is bound to its selection, and one from another is refused.
   const requestState = options.requestState.forSelection(blueprint);
   // Reachable from the server (not only from its handlers' closures), so structural tests see all it holds.
@@ -159,7 +144,21 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   server.toolInputSchemaJson = (name: string) => table.get(name)?.input?.json ?? (table.get(name) ? {} : undefined);
   routeHookTools(server, table, { logger: options.logger, problems: options.problems, toolTimeoutMs: undefined, stats: options.stats });
 
-  contentSwitch = installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState, middleware, telemetry: options.telemetry }, changing);
+  // A dynamic session's server moves its resources and prompts along with its tools.
+  const contentSwitch = installContent(server, blueprint, { subscriptions: options.subscriptions, logger: options.logger, problems: options.problems, stats: options.stats, requestState, middleware, telemetry: options.telemetry }, changing);
+  if (changing) {
+    // Dynamic toolsets: `enable_toolset` moves this server (a session's, never one shared by requests) to the blueprint of its grown selection.
+    connection.surface = {
+      switchTo(next, nextSelection) {
+        table.rebase(next);
+        const lists = contentSwitch?.switchTo(next) ?? { resources: false, prompts: false };
+        connection.selection = nextSelection;
+        connection.toolsets = next.toolsets;
+        bounds.onSurfaceChange?.(nextSelection, next.toolsets);
+        return lists;
+      },
+    };
+  }
 
   const hooksDone = runHooks(server, blueprint, selection, table, options);
   const connect = server.connect.bind(server);
