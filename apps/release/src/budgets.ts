@@ -16,8 +16,9 @@ export const TARBALL_BUDGETS: Readonly<Record<string, number>> = {
   // them (208 KiB before round 2; ~275 KiB after the split and the 2026-07-28 protocol; then auth, the catalog seams,
   // the checker and watch mode, middleware, telemetry): dist with declarations and maps, and the sources the maps point to.
   // ~623 KiB after the layout by layer (its entry modules, the SDK-internals seam) and the round-2 security fixes,
-  // with their changelog entries.
-  '@reactor/host': 680 * KiB,
+  // with their changelog entries. ~687 KiB (published as 1.1.0, with the changesets' entries) once the
+  // answer helpers (cursors, token budgets), dynamic toolsets, the session relay and the async access log landed.
+  '@reactor/host': 740 * KiB,
   '@reactor/ext-spaces': 150 * KiB, // ~100 KiB, with the sample space
   '@reactor/ext-benchmarks': 120 * KiB, // ~70 KiB, with the fixture run
 };
