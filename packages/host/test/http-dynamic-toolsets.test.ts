@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
 import { createMcpApp, defineExtension, defineTool, type CallToolResult, type McpAppOptions } from '../src/index.js';
-import type { SessionClaim, SessionOwner, SessionRecord, SessionRegistry } from '../src/serve/http/sessions/sessionRegistry.js';
+import { MemoryRegistry, SharedState } from './helpers/memoryRegistry.js';
 import { fixtureHost, heldBenchmarks } from './helpers/fixtures.js';
 import { connectClient, jsonOf, listen, textOf, type Listening } from './helpers/http.js';
 
@@ -195,40 +195,9 @@ describe('dynamic toolsets: the app option and the 2026-07-28 protocol', () => {
   });
 });
 
-/** Replicas' shared session registry, kept in a Map (the contract `@reactor/redis` implements). */
-class MemoryRegistry implements SessionRegistry {
-  constructor(
-    readonly nodeId: string,
-    private readonly shared: { records: Map<string, SessionRecord>; alive: Set<string> },
-  ) {
-    shared.alive.add(nodeId);
-  }
-  record(record: SessionRecord): Promise<void> {
-    this.shared.records.set(record.id, record);
-    return Promise.resolve();
-  }
-  claim(sessionId: string, owner: SessionOwner): Promise<SessionClaim> {
-    const record = this.shared.records.get(sessionId);
-    if (!record || record.tenant !== owner.tenant || record.principal !== owner.principal) return Promise.resolve({ kind: 'unknown' });
-    if (record.node !== this.nodeId && this.shared.alive.has(record.node)) return Promise.resolve({ kind: 'held', node: record.node, retryAfterSeconds: 2 });
-    const moved = { ...record, node: this.nodeId, revision: record.revision + 1 };
-    this.shared.records.set(sessionId, moved);
-    return Promise.resolve({ kind: 'claimed', record: moved });
-  }
-  touch(): void {}
-  end(sessionId: string): Promise<void> {
-    this.shared.records.delete(sessionId);
-    return Promise.resolve();
-  }
-  release(): Promise<void> {
-    this.shared.alive.delete(this.nodeId);
-    return Promise.resolve();
-  }
-}
-
 describe('dynamic toolsets across replicas', () => {
   it('the enabled set is part of the session\'s record: another replica taking the session over keeps it', async () => {
-    const shared = { records: new Map<string, SessionRecord>(), alive: new Set<string>() };
+    const shared = new SharedState();
     const a = await serve({ sessionRegistry: new MemoryRegistry('a', shared), nodeId: 'a' });
     const b = await serve({ sessionRegistry: new MemoryRegistry('b', shared), nodeId: 'b' });
     const route = { to: a.served.origin };
