@@ -136,6 +136,48 @@ describe('failover with the default SDK clients', () => {
     await v2!.close();
   }, 60_000);
 
+  it('fails a call in flight on a killed holder within seconds, saying why, instead of at the client\'s request timeout', async () => {
+    const live = replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+    // A v1 and a v2 session held by the same replica (HAProxy's round-robin places them; open until they share one).
+    const open = async (era: 'v1' | 'v2') => {
+      const transport = era === 'v1' ? new TransportV1(balancer.url) : new StreamableHTTPClientTransport(balancer.url);
+      const client = era === 'v1' ? new ClientV1({ name: 'stalled-v1', version: '1.0.0' }) : new Client({ name: 'stalled-v2', version: '1.0.0' });
+      await client.connect(transport as TransportV1 & StreamableHTTPClientTransport);
+      const node = nodeOf(text(await client.callTool({ name: 'ping', arguments: {} })));
+      return { client, transport, node };
+    };
+    const v1 = await open('v1');
+    let v2 = await open('v2');
+    for (let tries = 0; tries < 12 && v2.node !== v1.node; tries++) {
+      await v2.client.close();
+      v2 = await open('v2');
+    }
+    expect(v2.node, `no v2 session landed on ${v1.node}`).toBe(v1.node);
+    const victim = live.find((r) => r.name === v1.node)!;
+    const v1Id = v1.transport.sessionId!;
+
+    // Both calls are running on the holder when it dies. The clients' own timeout (30 s) would say "timed out".
+    const timeout = 30_000;
+    const calls = [
+      (v1.client as ClientV1).callTool({ name: 'stall', arguments: {} }, undefined, { timeout }).then(() => 'answered', (error: Error) => error.message),
+      (v2.client as Client).callTool({ name: 'stall', arguments: {} }, { timeout }).then(() => 'answered', (error: Error) => error.message),
+    ];
+    await vi.waitFor(() => expect(victim.output().match(/stall started on/g) ?? []).toHaveLength(2), { timeout: 10_000, interval: 20 });
+    await victim.stop('SIGKILL');
+
+    // The replica that took each session over answers the resumed stream with the reason, once the holder's heartbeat expired.
+    const [v1Failure, v2Failure] = await Promise.all(calls);
+    for (const failure of [v1Failure, v2Failure]) {
+      expect(failure).toMatch(/Request interrupted: the node that was running request .* stopped before answering it/);
+      expect(failure).toMatch(/repeat it if that is safe/);
+    }
+    // The session goes on, under its id, on another replica.
+    expect(nodeOf(text(await (v1.client as ClientV1).callTool({ name: 'ping', arguments: {} })))).not.toBe(victim.name);
+    expect(v1.transport.sessionId).toBe(v1Id);
+    await v1.client.close();
+    await v2.client.close();
+  }, 60_000);
+
   it('says once, on SIGTERM, that a replica released its sessions', async () => {
     const leaving = replicas.find((r) => r.child.exitCode === null && r.child.signalCode === null)!;
     await leaving.stop('SIGTERM');

@@ -12,6 +12,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type EventStor
 import { errorMessage } from '../../../kernel/errors.js';
 import type { Logger } from '../../../kernel/logger.js';
 import { jsonRpcError, JsonRpcCodes, requestIdOf } from '../jsonRpc.js';
+import { answeringInterruptedRequests } from './interruptedRequests.js';
 import { eventStoreForSession, isSessionScoped, type SessionScopedEventStore } from './sessionEventStore.js';
 import { isInitializeParams, withSubscriptionChange, type SessionOwner, type SessionRecord, type SessionRegistry } from './sessionRegistry.js';
 import { quietWhileRestoring, replayInitialize, replaySubscriptions, untilRestored, type RestoreGate } from './sessionRestore.js';
@@ -242,13 +243,16 @@ export class SessionStore {
   private async connect(server: McpServer, sessionId: string, onInitialized: () => void, restored?: RestoreGate): Promise<WebStandardStreamableHTTPServerTransport> {
     const store = this.transportOptions.eventStore;
     const sessionStore = store ? eventStoreForSession(store, sessionId) : undefined;
-    const eventStore: EventStore | undefined = sessionStore && restored ? quietWhileRestoring(sessionStore, sessionId, restored) : sessionStore;
+    const quiet: EventStore | undefined = sessionStore && restored ? quietWhileRestoring(sessionStore, sessionId, restored) : sessionStore;
+    // Outermost, so it sees the SDK's stream ids: a request whose node died is answered on resumption, not left to time out.
+    const eventStore = quiet ? answeringInterruptedRequests(quiet, { sessionId, nodeId: this.registry?.nodeId }) : undefined;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       ...(eventStore ? { eventStore } : {}),
       ...(this.transportOptions.retryInterval !== undefined ? { retryInterval: this.transportOptions.retryInterval } : {}),
       onsessioninitialized: onInitialized,
     });
+    eventStore?.bind(transport);
     // Set before connect(): the SDK chains an existing onclose, so both run.
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.forget(transport.sessionId, !this.closed);
