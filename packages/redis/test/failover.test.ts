@@ -89,7 +89,15 @@ describe('failover with the default SDK clients', () => {
   it('keeps a session, its POSTs and its v1 GET stream through a kill -9 of its holder: the request waits for the takeover instead of failing', async () => {
     // The default clients, through the project's HAProxy recipe.
     const v1 = new ClientV1({ name: 'default-v1', version: '1.0.0' });
-    const v1Transport = new TransportV1(balancer.url);
+    // The statuses of the v1 client's GET streams (it re-opens one twice after a failure, then never again).
+    const getStatuses: number[] = [];
+    const v1Transport = new TransportV1(balancer.url, {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if ((init?.method ?? 'GET') === 'GET') getStatuses.push(response.status);
+        return response;
+      },
+    });
     const updates: string[] = [];
     v1.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
     await v1.connect(v1Transport);
@@ -117,21 +125,30 @@ describe('failover with the default SDK clients', () => {
     }, { timeout: 10_000, interval: 200 });
 
     const victim = replicas.find((r) => r.name === holder)!;
+    // Another session, on a replica that lives on, says test://clock changed (every node hears it through Redis).
+    const toucher = new Client({ name: 'toucher', version: '1.0.0' });
+    await toucher.connect(new StreamableHTTPClientTransport(replicas.find((r) => r.name !== holder)!.url));
+    const getsBefore = getStatuses.length;
     await victim.stop('SIGKILL');
-    // At once, while the victim's heartbeat still lasts: the calls are held, then served by the replica that took the session over.
+
+    // The v1 client sends nothing: its GET stream alone, re-opened at +1 s (its second and last attempt is at
+    // +2.5 s, before the heartbeat expires), waits for the takeover of its session and hears the next update.
+    updates.length = 0;
+    await vi.waitFor(async () => {
+      await toucher.callTool({ name: 'touch', arguments: {} });
+      expect(updates).toContain('test://clock');
+    }, { timeout: 10_000, interval: 200 });
+    // Its first re-opening, a second after the kill while the heartbeat still lasted, was held and then answered, not refused.
+    expect(getStatuses.slice(getsBefore)).toEqual([200]);
+
+    // Its calls, and the v2 session's, are served by the replicas that took them over, under the same ids.
     const [after1, after2] = await Promise.all([v1.callTool({ name: 'ping', arguments: {} }), v2!.callTool({ name: 'ping', arguments: {} })]);
     expect(nodeOf(text(after1))).not.toBe(holder);
     expect(nodeOf(text(after2))).not.toBe(holder);
+    expect(v2Transport!.sessionId).toBe(v2Id);
+    await toucher.close();
     expect(await inspector.exists(nodeHeartbeatKey(DEFAULT_KEY_PREFIX, holder))).toBe(0);
     expect(v1Transport.sessionId).toBe(id);
-    expect(v2Transport!.sessionId).toBe(v2Id);
-
-    // The v1 client re-opened its GET stream (at +1 s, during the takeover): it hears the next update.
-    updates.length = 0;
-    await vi.waitFor(async () => {
-      await v1.callTool({ name: 'touch', arguments: {} });
-      expect(updates).toContain('test://clock');
-    }, { timeout: 10_000, interval: 200 });
     await v1.close();
     await v2!.close();
   }, 60_000);
