@@ -13,20 +13,11 @@
 //   --no-build    skip the turbo build (apps/demo/dist must be built)
 // Needs Debian's redis-server and haproxy (apt-get install redis-server haproxy);
 // REDIS_SERVER and HAPROXY override their paths. Test: apps/demo/test/cluster.e2e.test.ts.
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildDemo, clusterProcesses, missingServices } from './clusterProcesses.mjs';
 import { freePort } from './freePort.mjs';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEMO = path.join(ROOT, 'apps', 'demo', 'dist', 'main.js');
-const HAPROXY_CFG = path.join(ROOT, 'deploy', 'haproxy.cfg');
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
 
 /** How long a dead replica stays down before it is restarted, ms. */
 const RESTART_PAUSE_MS = 3_000;
@@ -49,39 +40,35 @@ for (const name of ['port', 'restarts']) {
 }
 let restartsLeft = Number(flags.restarts);
 
-for (const [what, file, pkg] of [['redis-server', REDIS_SERVER, 'redis-server'], ['haproxy', HAPROXY, 'haproxy']]) {
-  if (!existsSync(file)) {
-    say(`${what} is not at ${file}: install it (apt-get install ${pkg}) or set ${what === 'haproxy' ? 'HAPROXY' : 'REDIS_SERVER'}`);
-    process.exit(1);
-  }
+for (const missing of missingServices()) {
+  say(missing);
+  process.exitCode = 1;
 }
+if (process.exitCode) process.exit();
 
 if (!flags['no-build']) {
   say('building the demo and what it needs (turbo; cached after the first time)…');
-  const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@reactor/demo...', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+  if (buildDemo() !== 0) process.exit(1);
 }
 
-/** Every process started, stopped in reverse order. */
-const children = [];
+/** What to do when a replica exits, by name (Redis and HAProxy have none: their exit stops everything). */
+const onReplicaExit = new Map();
+const processes = clusterProcesses({ onStart: (child) => watch(child, onReplicaExit.get(child.name)) });
 let stopping = false;
 /** Set once the banner is printed: before that, any death stops everything. */
 let serving = false;
 
 /**
- * Starts `command`. When it exits while the cluster runs, `onExit(description)` decides what
- * happens; without one (Redis, HAProxy: the infrastructure) everything stops.
+ * What happens when `child` exits while the cluster runs: `onExit(description)` decides; without one
+ * (Redis, HAProxy: the infrastructure) everything stops.
  */
-function start(name, command, args, options = {}, onExit) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  child.name = name;
-  children.push(child);
+function watch(child, onExit) {
   child.once('exit', (code, signal) => {
     // Ctrl-C (or pnpm passing a SIGTERM on) reaches the whole process group: let this script's
     // own handler start stopping before a child's exit is taken for a death.
     setTimeout(() => {
       if (stopping) return;
-      const how = `${name} (pid ${child.pid}) exited (${signal ?? code})`;
+      const how = `${child.name} (pid ${child.pid}) exited (${signal ?? code})`;
       if (serving && onExit) return onExit(how);
       say(`${how}; ${serving ? 'the cluster cannot run without it; ' : ''}stopping everything`);
       void stop(1);
@@ -90,43 +77,10 @@ function start(name, command, args, options = {}, onExit) {
   return child;
 }
 
-/** Resolves with the first stderr/stdout text `pattern` matches in `child`'s output; rejects if it exits first. */
-function waitFor(child, pattern, what) {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const done = () => {
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      child.stderr.off('data', onData);
-      child.off('exit', onExit);
-    };
-    const timer = setTimeout(() => (done(), reject(new Error(`${what} did not start within 60 s:\n${seen.slice(-2000)}`))), 60_000);
-    const onExit = (code, signal) => (done(), reject(new Error(`${what} exited (${signal ?? code}) while starting:\n${seen.slice(-2000)}`)));
-    const onData = (chunk) => {
-      seen += chunk;
-      const match = pattern.exec(seen);
-      if (match) {
-        done();
-        resolve(match);
-      }
-    };
-    child.once('exit', onExit);
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.stderr.setEncoding('utf8').on('data', onData);
-  });
-}
-
 async function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of [...children].reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  }
+  await processes.stopAll();
   process.exit(code);
 }
 process.once('SIGINT', () => void stop(0));
@@ -143,7 +97,7 @@ const replicas = new Map();
 async function startReplica(name, port, redisUrl, env) {
   /** Set once it serves; a replica that dies while starting is reported by the caller. */
   let url;
-  const child = start(name, process.execPath, [DEMO, '--port', String(port), '--redis-url', redisUrl, '--node-id', name, '--log-format', 'json'], { env }, (how) => {
+  onReplicaExit.set(name, (how) => {
     if (url === undefined) return;
     const others = [...replicas.values()].filter((r) => r.child.exitCode === null && r.child.signalCode === null).map((r) => r.name);
     if (others.length === 0 && restartsLeft === 0) {
@@ -164,25 +118,18 @@ async function startReplica(name, port, redisUrl, env) {
       );
     }, RESTART_PAUSE_MS);
   });
-  const [, address] = await waitFor(child, /"url":"(http:\/\/[^"]+)"/, name);
-  url = new URL(address);
-  // Keep draining its logs (a full pipe would stall it); show warnings and errors.
-  child.stderr.on('data', (chunk) => {
+  const replica = await processes.startReplica(name, port, redisUrl, env);
+  url = replica.url;
+  // Show its warnings and errors (its output is drained and kept either way).
+  replica.child.stderr.on('data', (chunk) => {
     for (const line of String(chunk).split('\n')) if (/"level":(40|50|60)/.test(line)) say(`${name}: ${line}`);
   });
-  child.stdout.resume();
-  const replica = { name, child, url };
   replicas.set(name, replica);
   return replica;
 }
 
 try {
-  const redisPort = await freePort();
-  const redis = start('redis', REDIS_SERVER, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-  await waitFor(redis, /Ready to accept connections/, 'redis-server');
-  redis.stdout.resume();
-  redis.stderr.resume();
-  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+  const { child: redis, url: redisUrl } = await processes.startRedis();
   say(`Redis at ${redisUrl}`);
 
   const env = { ...process.env, REACTOR_MCP_REQUEST_STATE_KEY: randomBytes(32).toString('hex') };
@@ -190,17 +137,8 @@ try {
   for (const replica of started) say(`${replica.name} at ${replica.url}`);
 
   const port = flags.port === '0' ? await freePort() : Number(flags.port);
-  const haproxy = start('haproxy', HAPROXY, ['-db', '-f', HAPROXY_CFG], {
-    env: { ...process.env, REACTOR_MCP_LISTEN: `127.0.0.1:${port}`, REACTOR_MCP_NODE1: started[0].url.host, REACTOR_MCP_NODE2: started[1].url.host, REACTOR_MCP_NODE3: started[2].url.host },
-  });
-  haproxy.stdout.resume();
+  const { child: haproxy } = await processes.startHaproxy(port, started);
   haproxy.stderr.on('data', (chunk) => process.stderr.write(chunk));
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (void r.body?.cancel(), r.ok), () => false);
-    if (ok) break;
-    if (haproxy.exitCode !== null) throw new Error('haproxy exited at start-up');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
   serving = true;
   const pad = (name) => name.padEnd(7);
   process.stdout.write(

@@ -21,21 +21,17 @@
 //          [--json FILE] [--no-build]
 // Needs Debian's redis-server and haproxy. Not part of `pnpm test`; a shortened
 // version of the same scenario runs in packages/redis/test/failover.test.ts.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildDemo, clusterProcesses, missingServices, ROOT } from './clusterProcesses.mjs';
 import { freePort } from './freePort.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEMO = path.join(ROOT, 'apps', 'demo', 'dist', 'main.js');
-const HAPROXY_CFG = path.join(ROOT, 'deploy', 'haproxy.cfg');
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
 // The SDKs, from the package whose tests use them (the root depends on neither).
 const requireSdk = createRequire(path.join(ROOT, 'packages', 'redis', 'package.json'));
 const { Client: ClientV1 } = requireSdk('@modelcontextprotocol/sdk/client/index.js');
@@ -59,72 +55,34 @@ const SECONDS = Number(flags.seconds);
 const PAUSE_MS = Number(flags['pause-ms']);
 const say = (text) => process.stderr.write(`soak: ${text}\n`);
 
-if (!flags['no-build']) {
-  const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@reactor/demo...', '--filter=@reactor/redis', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+for (const missing of missingServices()) {
+  say(missing);
+  process.exitCode = 1;
 }
+if (process.exitCode) process.exit();
+if (!flags['no-build'] && buildDemo(['@reactor/redis']) !== 0) process.exit(1);
 
-const children = new Set();
-function start(command, args, env = {}) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  child.output = '';
-  const keep = (c) => (child.output = (child.output + c).slice(-50_000));
-  child.stdout.setEncoding('utf8').on('data', keep);
-  child.stderr.setEncoding('utf8').on('data', keep);
-  return child;
-}
-async function waitFor(child, pattern, what) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const match = pattern.exec(child.output);
-    if (match) return match;
-    if (child.exitCode !== null) throw new Error(`${what} exited while starting:\n${child.output.slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error(`${what} did not start within 60 s:\n${child.output.slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-async function stopAll() {
-  for (const child of [...children].reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
+const { startRedis, startReplica: startDemo, startHaproxy, stopAll } = clusterProcesses();
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 
-const redisPort = await freePort();
-const redisServer = start(REDIS_SERVER, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-await waitFor(redisServer, /Ready to accept connections/, 'redis-server');
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
+const { url: redisUrl, port: redisPort } = await startRedis();
 const redisCli = (...args) => spawnSync('redis-cli', ['-p', String(redisPort), ...args], { encoding: 'utf8' }).stdout.trim();
 const usedMemory = () => Number(/used_memory:(\d+)/.exec(redisCli('INFO', 'memory'))?.[1] ?? NaN);
 
-const env = { REACTOR_MCP_REQUEST_STATE_KEY: randomBytes(32).toString('hex') };
+const env = { ...process.env, REACTOR_MCP_REQUEST_STATE_KEY: randomBytes(32).toString('hex') };
 /** The replicas by name: the running process and its address. */
 const replicas = new Map();
 async function startReplica(name, port) {
-  const child = start(process.execPath, [DEMO, '--port', String(port), '--redis-url', redisUrl, '--node-id', name, '--log-format', 'json', '--no-catalog'], env);
-  const [, address] = await waitFor(child, /"url":"(http:\/\/[^"]+)"/, name);
-  const replica = { name, child, url: new URL(address) };
+  const replica = await startDemo(name, port, redisUrl, env, ['--no-catalog']);
   replicas.set(name, replica);
   return replica;
 }
 const started = await Promise.all(['demo-1', 'demo-2', 'demo-3'].map((name) => startReplica(name, 0)));
-const port = await freePort();
-const haproxy = start(HAPROXY, ['-db', '-f', HAPROXY_CFG], { REACTOR_MCP_LISTEN: `127.0.0.1:${port}`, REACTOR_MCP_NODE1: started[0].url.host, REACTOR_MCP_NODE2: started[1].url.host, REACTOR_MCP_NODE3: started[2].url.host });
-const url = new URL(`http://127.0.0.1:${port}/mcp`);
-for (;;) {
-  if (await fetch(new URL('/healthz', url)).then((r) => (void r.body?.cancel(), r.ok), () => false)) break;
-  if (haproxy.exitCode !== null) throw new Error(`haproxy exited:\n${haproxy.output}`);
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
+const { url } = await startHaproxy(await freePort(), started);
 say(`Redis ${redisUrl}, replicas ${started.map((r) => `${r.name} ${r.url.host}`).join(', ')}, HAProxy ${url}`);
 const memoryBefore = usedMemory();
+// The machine may be shared: its load, at the start and at the end, goes with the figures.
+const loadAtStart = loadavg().map((l) => Number(l.toFixed(2)));
 
 /**
  * A fetch that only watches (no retry, no change): the replica that answered, and
@@ -212,7 +170,7 @@ termed.child.kill('SIGTERM');
 events.push({ at: termedAt - t0, what: `SIGTERM ${termed.name} (holding ${termedSessions.length} sessions)` });
 say(events.at(-1).what);
 await new Promise((resolve) => (termed.child.exitCode !== null || termed.child.signalCode !== null ? resolve() : termed.child.once('exit', resolve)));
-const releasedLines = (termed.child.output.match(/released its sessions/g) ?? []).length;
+const releasedLines = (termed.child.output().match(/released its sessions/g) ?? []).length;
 
 await at(0.8);
 await startReplica(termed.name, Number(termed.url.port));
@@ -241,6 +199,7 @@ const worstWait = (list, since) => Math.max(0, ...waits(list, since));
 const v1 = sessions.filter((s) => s.era === 'v1');
 const report = {
   seconds: SECONDS,
+  loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => Number(l.toFixed(2))) },
   sessions: { v1: v1.length, v2: sessions.length - v1.length },
   tools: readOnly,
   events,
