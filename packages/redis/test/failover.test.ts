@@ -12,6 +12,10 @@
  *   replica takes the session over and answers: the client sees no error, and
  *   a v1 client's notification stream, which re-opens twice and then never
  *   again, comes back under the same session.
+ * - A call running on the holder when it is killed fails as soon as the
+ *   session is taken over, with an error that says so — the replica that took
+ *   it over answers the client's resumption of the call's stream — instead of
+ *   at the client's request timeout.
  */
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -159,7 +163,7 @@ describe('failover with the default SDK clients', () => {
     const open = async (era: 'v1' | 'v2') => {
       const transport = era === 'v1' ? new TransportV1(balancer.url) : new StreamableHTTPClientTransport(balancer.url);
       const client = era === 'v1' ? new ClientV1({ name: 'stalled-v1', version: '1.0.0' }) : new Client({ name: 'stalled-v2', version: '1.0.0' });
-      await client.connect(transport as TransportV1 & StreamableHTTPClientTransport);
+      await client.connect(transport);
       const node = nodeOf(text(await client.callTool({ name: 'ping', arguments: {} })));
       return { client, transport, node };
     };

@@ -67,7 +67,7 @@ export function parseLabelledEventId(eventId: string): Labelled {
     return whole;
   }
   if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((id) => typeof id === 'string' || typeof id === 'number')) return whole;
-  return { inner: eventId.slice(0, match.index), ids: parsed as RequestId[], interrupted: match[1] === 'x' };
+  return { inner: eventId.slice(0, match.index), ids: parsed, interrupted: match[1] === 'x' };
 }
 
 /** The id a JSON-RPC response answers, if `message` is one. */
