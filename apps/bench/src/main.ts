@@ -8,7 +8,7 @@
  * command as deployed) runs its own rounds: `--command-rounds N` (default 5), 16 in flight.
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './benchArgs.js';
 import { measureColdStart } from './driver/coldStart.js';
 import { measureCommand } from './driver/command.js';
 import { measureCompression } from './driver/compression.js';
@@ -18,16 +18,7 @@ import { measureThroughput } from './driver/throughput.js';
 import { commandTable, cpuComparisonTable, cpuTable, targetRows, targetsTable, throughputTable, type RunResults } from './report.js';
 import { wholeOption } from './wholeOption.js';
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string', multiple: true },
-    rounds: { type: 'string' },
-    'slice-ms': { type: 'string' },
-    concurrency: { type: 'string' },
-    'command-rounds': { type: 'string' },
-  },
-});
+const values = benchArgs(process.argv.slice(2));
 const quick = values.quick === true;
 const phases = new Set(values.only ?? ['throughput', 'memory', 'cold', 'telemetry', 'compression', 'command']);
 const log = (line: string) => process.stderr.write(`${line}\n`);

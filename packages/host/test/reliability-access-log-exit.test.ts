@@ -73,6 +73,9 @@ async function lineIn(command: Command, match: (line: Record<string, unknown>) =
   });
 }
 
+/** The SIGTERM test's server name (`--name`): every line carries it, as UTF-8. */
+const NAME = 'réacteur-☕-東京';
+
 /** A quick call's access line. */
 const isQuickCall = (l: Record<string, unknown>) => l.target === '/mcp' && l.mcpMethod === 'tools/call' && l.mcpName === 'quick';
 
@@ -103,11 +106,11 @@ describe('the access log when the command ends (stderr to a file, under load)', 
   });
 
   /** Starts the command with its default log (json, info), stderr appended to a file; its URL. */
-  async function start(name: string): Promise<{ command: Command; url: URL }> {
+  async function start(name: string, args: readonly string[] = []): Promise<{ command: Command; url: URL }> {
     const logFile = app.scratch(`${name}.stderr.log`);
     await writeFile(logFile, '');
     const fd = openSync(logFile, 'a');
-    const child = spawn(process.execPath, [transpiled.path('src/cli.js'), '--port', '0', '--node-id', 'replica-a'], { cwd: app.root, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', fd] });
+    const child = spawn(process.execPath, [transpiled.path('src/cli.js'), '--port', '0', '--node-id', 'replica-a', ...args], { cwd: app.root, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', fd] });
     closeSync(fd);
     const command: Command = { process: child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))), logFile };
     commands.push(command);
@@ -138,7 +141,8 @@ describe('the access log when the command ends (stderr to a file, under load)', 
   }
 
   it('SIGTERM under load: exits 0 with one access line per call answered, each carrying what it always did and no secret', async () => {
-    const { command, url } = await start('sigterm');
+    // A name of multi-byte characters, bound into every line: the lines reach the file as bytes, in batches, each whole.
+    const { command, url } = await start('sigterm', ['--name', NAME]);
     let signalled = false;
     const answered = await load(url, 16, (n) => {
       // The signal arrives while 16 calls are in flight; the clients go on until the command refuses them.
@@ -159,6 +163,8 @@ describe('the access log when the command ends (stderr to a file, under load)', 
     // Shutdown's own lines come after the access lines of the calls it let finish, the last one last.
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
     expect(text).not.toContain('sk-live-do-not-log');
+    expect(lines.length).toBe(text.split('\n').filter((line) => line !== '').length);
+    expect(lines.every((l) => l.name === NAME)).toBe(true);
   }, 120_000);
 
   it('a fatal error under load: logs it, writes out every access line before it, and exits 1', async () => {

@@ -30,6 +30,14 @@ const LOG_FLUSH_MS = 250;
 /** How long an exit waits for the log to be written out (a stalled stderr pipe must not hold the exit forever). */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;
 
+/**
+ * pino's `streamWrite` hook for a destination in sonic-boom's `contentMode: 'buffer'`: the serialized
+ * line as bytes (pino types the hook's result as text; the destination takes it as it comes).
+ */
+function lineBytes(line: string): string {
+  return Buffer.from(line) as unknown as string;
+}
+
 /** Resolves once `logger` has written out what it holds (at once for a logger that writes synchronously), or after a bounded wait. */
 function flushLog(logger: Logger): Promise<void> {
   const { flush } = logger;
@@ -63,17 +71,25 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     createLogger: async (level, name, format): Promise<Logger> => {
       const { pino } = await import('pino');
       // Lines logged inside a traced request carry its trace_id/span_id (nothing without an OpenTelemetry SDK).
-      const { traceFields } = await import('../telemetry/logTraceFields.js');
+      const { traceFields, mergeTraceFields } = await import('../telemetry/logTraceFields.js');
+      const traced = { mixin: traceFields, mixinMergeStrategy: mergeTraceFields };
       if (format === 'pretty') {
         // pino's own pretty printer, as a synchronous stream to stderr: stdout may be the protocol (stdio).
         const { default: pretty } = await import('pino-pretty');
-        const readable: Logger = pino({ level, name, mixin: traceFields }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
+        const readable: Logger = pino({ level, name, ...traced }, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true }));
         return readable;
       }
       // Asynchronous (sonic-boom): a request never waits on a write(2) of its access line. Lines are
       // written in batches of LOG_BATCH_BYTES, or after LOG_FLUSH_MS when fewer come; `flush` before
       // every exit and pino's own exit hook write out the rest, so a shutdown or a fatal error loses none.
-      const logger: Logger = pino({ level, name, mixin: traceFields }, pino.destination({ dest: 2, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
+      // Each line is handed over as bytes (sonic-boom's `contentMode: 'buffer'`): a batch is a list of
+      // buffers joined once when written, where a batch of text is a string grown line by line whose
+      // UTF-8 length sonic-boom measures again at every line — a cost that grows with the batch, so
+      // with the load (the lines waiting while a write is under way).
+      const logger: Logger = pino(
+        { level, name, ...traced, hooks: { streamWrite: lineBytes } },
+        pino.destination({ dest: 2, sync: false, contentMode: 'buffer', minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
+      );
       return logger;
     },
     connectRedis: (redisOptions) => loadRedis(redisOptions, overrides.root),

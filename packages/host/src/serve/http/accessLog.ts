@@ -23,9 +23,31 @@ function traceHeadersOf(req: IncomingMessage): Record<string, string> | undefine
   return typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent };
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return typeof value === 'string' ? value.slice(0, MAX_HEADER_CHARS) : undefined;
+function capped(value: string): string {
+  return value.length > MAX_HEADER_CHARS ? value.slice(0, MAX_HEADER_CHARS) : value;
+}
+
+/** The request target's path: the query string may carry a proxy's token, so it never reaches the log. */
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/** What an access line carries (with `logPayloads`, the bodies too). */
+interface AccessFields {
+  method: string;
+  target: string;
+  status: number;
+  durationMs: number;
+  toolsets?: string;
+  mcpMethod?: string;
+  mcpName?: string;
+  node?: string;
+  trace_id?: string;
+  span_id?: string | undefined;
+  request?: string;
+  response?: string;
 }
 
 function cut(text: string): string {
@@ -78,15 +100,14 @@ export function startAccessLog(req: IncomingMessage, res: ServerResponse, logger
   res.once('close', () => {
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const method = req.method ?? 'GET';
-    // The path only: the query string may carry a proxy's token.
-    const target = (req.url ?? '/').split('?')[0];
+    const target = pathOf(req.url);
     const status = res.headersSent ? res.statusCode : 0;
-    const fields: Record<string, unknown> = { method, target, status, durationMs };
+    // One object of one shape, its optional fields filled only when present: pino serializes it as it stands.
+    const fields: AccessFields = { method, target, status, durationMs };
     if (record.toolsets !== undefined) fields.toolsets = record.toolsets;
-    const mcpMethod = header(req, 'mcp-method');
-    const mcpName = header(req, 'mcp-name');
-    if (mcpMethod !== undefined) fields.mcpMethod = mcpMethod;
-    if (mcpName !== undefined) fields.mcpName = mcpName;
+    const { 'mcp-method': mcpMethod, 'mcp-name': mcpName } = req.headers;
+    if (typeof mcpMethod === 'string') fields.mcpMethod = capped(mcpMethod);
+    if (typeof mcpName === 'string') fields.mcpName = capped(mcpName);
     if (nodeId !== undefined) fields.node = nodeId;
     if (record.traceId !== undefined) {
       fields.trace_id = record.traceId;
