@@ -9,7 +9,7 @@
 import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHost, createMcpApp, defineExtension, defineTool, defineView, silentLogger, UI_EXTENSION_ID, VIEW_MIME_TYPE, type McpHost } from '../src/index.js';
+import { buildHost, createMcpApp, defineExtension, defineTool, defineView, parseSelection, silentLogger, UI_EXTENSION_ID, VIEW_MIME_TYPE, type McpHost } from '../src/index.js';
 import { listen, type Listening } from './helpers/http.js';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -186,5 +186,15 @@ describe.each(ERAS)('views, %s protocol', (...eraArgs) => {
   it('serves a tenant\'s view to that tenant only', async () => {
     expect((await surface(era, open.url('/mcp?all'))).readable).not.toContain(acmeView.uri);
     expect((await surface(era, open.url('/mcp?all'), { 'x-tenant': 'acme' })).readable).toContain(acmeView.uri);
+  });
+});
+
+describe('which tools have views', () => {
+  it('is in describe() and /toolsets: each served tool\'s view under provenance', async () => {
+    const body = (await (await fetch(open.url('/toolsets?only=runs'))).json()) as Awaited<ReturnType<McpHost['describe']>>;
+    expect(body.provenance['get_run']).toEqual({ offeredBy: 'runs', extendedBy: [], view: 'ui://runs/run' });
+    expect(body.provenance['list_runs']).toEqual({ offeredBy: 'runs', extendedBy: [] });
+    const narrowed = await host.describe(parseSelection('only=runs&tools=list_runs'));
+    expect(Object.values(narrowed.provenance).filter((p) => p.view !== undefined)).toEqual([]);
   });
 });
