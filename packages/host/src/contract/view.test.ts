@@ -39,7 +39,7 @@ describe('defineView', () => {
     ['an unknown csp field', { csp: { scriptDomains: ['https://cdn.example.com'] } as never }, 'unknown csp field'],
     ['HTML over the cap', { html: 'x'.repeat(MAX_VIEW_BYTES + 1) }, 'too large'],
   ])('refuses %s with REACTOR_VIEW_INVALID', (_label, change, problem) => {
-    const error = thrown(() => defineView({ uri: 'ui://demo/view', html: '<p>ok</p>', ...change } as ViewSpec));
+    const error = thrown(() => defineView({ uri: 'ui://demo/view', html: '<p>ok</p>', ...change }));
     expect(error.code).toBe(ErrorCodes.VIEW_INVALID);
     expect(error.message).toContain(problem);
   });
