@@ -20,6 +20,8 @@ export {
 export type { Selection, SelectionInput, ToolsetActivation } from './selection/selection.js';
 export { defineTool, toCallToolResult, TOOL_NAME_PATTERN } from './contract/tool.js';
 export type { ToolSpec, ToolHandler, ToolContext, ToolDefinition, ToolResultOf, StructuredContentOf, ToolAnnotations, CallToolResult, InputRequiredResult } from './contract/tool.js';
+export { defineView, VIEW_MIME_TYPE, UI_EXTENSION_ID, VIEW_URI_META_KEY, MAX_VIEW_BYTES } from './contract/view.js';
+export type { ViewSpec, ViewCsp, ViewPermissions, ViewHtml } from './contract/view.js';
 export { encodeCursor, decodeCursor, cursorMismatch, truncateMiddle, omittedMarker, readLimit } from './contract/answers.js';
 export type { DecodeCursorOptions, LimitSource } from './contract/answers.js';
 export { answerBudget, capItems, fitAnswer, largestFitting, DEFAULT_ANSWER_TOKENS } from './contract/budget.js';

@@ -8,6 +8,7 @@ import { isInputRequiredResult } from './inputRequired.js';
 import { describeValue, ErrorCodes, ReactorError } from '../kernel/errors.js';
 import { isSchemaLike, isStandardSchema, type InferSchema, type SchemaLike } from './schema.js';
 import { isTimeLimit, MAX_TIMER_MS } from '../kernel/timeLimit.js';
+import { assertValidView, type ViewSpec } from './view.js';
 
 export type { ToolAnnotations, CallToolResult, InputRequiredResult };
 
@@ -71,6 +72,12 @@ export interface ToolSpec<Args = Record<string, unknown>, Result = unknown, Outp
   readonly aliases?: readonly string[];
   /** Icons for clients that show them. */
   readonly icons?: ReadonlyArray<{ src: string; mimeType?: string; sizes?: string[] }>;
+  /**
+   * An MCP Apps view (`defineView`) clients render with the tool's result. The
+   * host links it in the tool's `_meta.ui` and serves its `ui://` resource
+   * exactly where the tool is served. Several tools may share one view.
+   */
+  readonly view?: ViewSpec;
   /** The handler: an ordinary function. */
   readonly handler: ToolHandler<Args, Result>;
 }
@@ -186,6 +193,7 @@ export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string)
       seen.add(alias as string);
     }
   }
+  if (spec.view !== undefined) assertValidView(spec.view, { tool: spec.name, ...(extension === undefined ? {} : { extension }) });
   if (spec.timeoutMs !== undefined && !isTimeLimit(spec.timeoutMs)) {
     fail('has an invalid timeoutMs', `a positive, finite number of milliseconds up to ${MAX_TIMER_MS}`, describeValue(spec.timeoutMs), 'leave it out to use the host default');
   }

@@ -38,6 +38,8 @@ export const ErrorCodes = {
   RESOURCE_INVALID: 'REACTOR_RESOURCE_INVALID',
   /** A prompt spec is invalid or failed to register. */
   PROMPT_INVALID: 'REACTOR_PROMPT_INVALID',
+  /** A tool's view (MCP Apps) is invalid: not a `ui://` URI, no or too much HTML, a malformed `csp`. */
+  VIEW_INVALID: 'REACTOR_VIEW_INVALID',
   /** `toolsets()`, `tools()`, `resources()`, `prompts()` or `toolExtensions()` threw. */
   CONTRIBUTION_FAILED: 'REACTOR_CONTRIBUTION_FAILED',
   /** `onStart` threw or timed out. */
