@@ -41,6 +41,8 @@ export interface ModelTool {
   readonly offeredBy: string | undefined;
   readonly extendedBy: readonly string[];
   readonly tokens: number | undefined;
+  /** The `ui://` URI of its view (MCP Apps), when it has one. */
+  readonly view: string | undefined;
 }
 
 /** A tool the host serves itself, in no toolset (`list_server_toolsets`): its own line, so the lines add up to the total. */
@@ -140,6 +142,7 @@ export async function pageModel(context: CatalogContext): Promise<PageModel> {
         offeredBy: provenance?.offeredBy,
         extendedBy: provenance?.extendedBy ?? [],
         tokens: build?.tokens?.tools[spec.name],
+        view: spec.view?.uri,
       };
     });
   const hostTools = initial.tools.filter((name) => initial.provenance[name]?.offeredBy === 'host').map((name) => ({ name, tokens: initial.tokens?.tools[name] }));

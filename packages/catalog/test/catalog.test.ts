@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type DeferredExtension, type McpAppOptions, type ToolsetsBody } from '@reactor/host';
+import { buildHost, createMcpApp, defineExtension, defineTool, defineView, silentLogger, type DeferredExtension, type McpAppOptions, type ToolsetsBody } from '@reactor/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogOptions, TOKENIZER_NAME } from '../src/index.js';
 
@@ -16,7 +16,14 @@ const notes = defineExtension({
   manifest: { name: 'notes', version: '1.2.0' },
   toolsets: () => [{ name: 'notes', title: 'Notes', description: 'Read & <write> notes.' }],
   tools: () => [
-    defineTool({ name: 'read_note', title: 'Read a note', description: 'Read one note by its path.', annotations: { readOnlyHint: true, openWorldHint: false }, handler: () => '' }),
+    defineTool({
+      name: 'read_note',
+      title: 'Read a note',
+      description: 'Read one note by its path.',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      view: defineView({ uri: 'ui://notes/note', html: '<!doctype html><p>a note</p>' }),
+      handler: () => '',
+    }),
     defineTool({ name: 'delete_note', description: 'Delete a note.', annotations: { readOnlyHint: false, destructiveHint: true }, handler: () => '' }),
   ],
 });
@@ -101,6 +108,17 @@ describe('the catalog page', () => {
     expect(html).toContain(TOKENIZER_NAME);
     expect(html).toContain(`claude mcp add --transport http catalog-test &#39;${base}/mcp&#39;`);
     expect(woken).toBe(false);
+  });
+
+  it('says which tools have a view (MCP Apps), as /toolsets does', async () => {
+    const base = await serve();
+    const html = await (await fetch(`${base}/`)).text();
+    const card = (name: string) => new RegExp(`<li class="tool"[^>]*>\\s*<h4>[^\\n]*<code>${name}</code></h4>[\\s\\S]*?</p>\\n</li>`).exec(html)?.[0] ?? '';
+    expect(card('read_note')).toContain('Has a view: clients that render MCP Apps show <code>ui://notes/note</code>');
+    expect(card('delete_note')).not.toContain('Has a view');
+    const body = (await (await fetch(`${base}/toolsets?only=notes`)).json()) as ToolsetsBody;
+    expect(body.provenance['read_note']?.view).toBe('ui://notes/note');
+    expect(body.provenance['delete_note']).not.toHaveProperty('view');
   });
 
   it('shows the dynamic URL and what it costs up front against every toolset with a count, as /toolsets counts them', async () => {

@@ -79,7 +79,7 @@ function toolCard(tool: ModelTool): string {
   return `<li class="tool" data-search="${e(search)}">
 <h4>${e(tool.title ?? tool.name)} <code>${e(tool.name)}</code></h4>
 <p>${e(tool.description)}</p>
-${annotationBadges(tool.annotations)}
+${annotationBadges(tool.annotations)}${tool.view !== undefined ? `\n<p class="meta view">Has a view: clients that render MCP Apps show <code>${e(tool.view)}</code> with its result.</p>` : ''}
 <p class="meta">Offered by <code>${e(tool.offeredBy ?? '?')}</code>. ${extended}.${tool.tokens !== undefined ? ` ${number(tool.tokens)} tokens.` : ''}</p>
 </li>`;
 }

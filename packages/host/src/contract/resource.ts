@@ -32,6 +32,8 @@ export interface ResourceSpec {
   readonly title?: string;
   readonly description?: string;
   readonly mimeType?: string;
+  /** Carried to the resource's `_meta` in `resources/list` (a fixed `uri` only), never interpreted by the host. */
+  readonly meta?: Record<string, unknown>;
   /** The toolset it belongs to; default: its extension's first declared toolset. */
   readonly toolset?: string;
   /** Reads one resource; returns the protocol's `{ contents }` result (or an input-required result, 2026-07-28), passed through. */

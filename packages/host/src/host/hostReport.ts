@@ -23,8 +23,8 @@ export interface HostDescription {
   tools: string[];
   unknown: string[];
   conflicts: Conflict[];
-  /** Who offers each listed tool, who extends it, and (when it has any) its deprecated names. */
-  provenance: Record<string, { offeredBy: string; extendedBy: string[]; aliases?: string[] }>;
+  /** Who offers each listed tool, who extends it, (when it has any) its deprecated names, and (when it has one) its view's `ui://` URI (MCP Apps). */
+  provenance: Record<string, { offeredBy: string; extendedBy: string[]; aliases?: string[]; view?: string }>;
   /** Tool extensions whose target no awake extension offers. */
   unappliedExtensions: Array<{ tool: string; extension: string }>;
   /** Problems the host contained (extensions, tools or hooks left out). */
@@ -104,7 +104,8 @@ export function describeFrom(input: DescriptionInput): HostDescription {
     const name = offering.spec.name;
     if (!listed.has(name)) continue;
     const aliases = aliasesOf.get(name);
-    provenance[name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy], ...(aliases ? { aliases: aliases.sort(compareCodePoints) } : {}) };
+    const view = offering.spec.view?.uri;
+    provenance[name] = { offeredBy: offering.extension, extendedBy: [...offering.extendedBy], ...(aliases ? { aliases: aliases.sort(compareCodePoints) } : {}), ...(view !== undefined ? { view } : {}) };
   }
   if (input.hostListTool !== undefined && listed.has(input.hostListTool)) provenance[input.hostListTool] = { offeredBy: 'host', extendedBy: [] };
   const unknown = view ? new Set([...input.unknown, ...view.unknownTools]) : input.unknown;

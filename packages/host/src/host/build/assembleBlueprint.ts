@@ -17,7 +17,8 @@ import { firstOffered, reportToolConflicts } from './collisions.js';
 import type { CacheEntry } from './cacheTypes.js';
 import { composeMiddleware, MIDDLEWARE_METHODS, type MiddlewareOfExtension } from '../../contract/middleware.js';
 import { servedAlias } from './toolAlias.js';
-import type { BlueprintMiddleware } from './blueprint.js';
+import type { BlueprintMiddleware, Offered } from './blueprint.js';
+import { viewResources } from './views.js';
 
 /** What assembling one blueprint needs. */
 export interface AssemblyInput {
@@ -81,8 +82,9 @@ export function assembleBlueprint(input: AssemblyInput): CacheEntry {
     toolIndex: aliased.index,
     aliases: aliased.aliases,
     listResult: renderToolList(tools, input.stats),
-    resources: firstOffered('resource', offered<ResourceSpec>((r) => r.contributions?.resources ?? []), (s) => s.uri ?? s.template ?? s.name, problems, logger),
-    prompts: firstOffered('prompt', offered<PromptSpec>((r) => r.contributions?.prompts ?? []), (s) => s.name, problems, logger),
+    // A served tool's view is a resource of its blueprint, after the extensions' own.
+    resources: firstOffered<ResourceSpec, Offered<ResourceSpec>>('resource', [...offered<ResourceSpec>((r) => r.contributions?.resources ?? []), ...viewResources(tools, problems, logger)], (s: ResourceSpec) => s.uri ?? s.template ?? s.name, problems, logger),
+    prompts: firstOffered<PromptSpec>('prompt', offered<PromptSpec>((r) => r.contributions?.prompts ?? []), (s) => s.name, problems, logger),
     participants: participantsOf(input.records, active),
     middleware: middlewareOf(input.records, active),
     ...(input.dynamicTools ? { dynamic: true } : {}),

@@ -21,6 +21,7 @@ import { isThenable } from '../../kernel/thenable.js';
 import { withTimeout } from '../../kernel/timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from '../../contract/tool.js';
 import { CallSignal, withCallSignal } from './callSignal.js';
+import { toolMetaWithView } from '../../contract/view.js';
 
 /** The name of the host's toolset-listing tool (`listToolsets.ts`); defined here because a blueprint's own code keeps it through tool filters and collisions. */
 export const LIST_SERVER_TOOLSETS = 'list_server_toolsets';
@@ -67,6 +68,8 @@ export interface ServedTool {
 export interface Offered<T> {
   readonly extension: string;
   readonly spec: T;
+  /** A view's resource (MCP Apps): the tools that show it; it is served only while one of them is. */
+  readonly forTools?: readonly string[];
 }
 
 /** Everything the servers of one (tenant, selection) share. */
@@ -122,7 +125,8 @@ export function renderListEntry(spec: ToolSpec<Record<string, unknown>>, input: 
   if (outputJson !== undefined) entry.outputSchema = outputJson;
   if (spec.annotations !== undefined) entry.annotations = spec.annotations;
   if (spec.icons !== undefined) entry.icons = spec.icons.map((icon) => ({ ...icon }));
-  if (spec.meta !== undefined) entry._meta = { ...spec.meta };
+  if (spec.view !== undefined) entry._meta = toolMetaWithView(spec.meta, spec.view);
+  else if (spec.meta !== undefined) entry._meta = { ...spec.meta };
   return entry;
 }
 

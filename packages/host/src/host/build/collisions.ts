@@ -20,14 +20,14 @@ export function reportToolConflicts(conflicts: readonly Conflict[], problems: Pr
  * Resources (by URI or template) and prompts (by name) collide like tools: the
  * first registered is served, and the others are reported.
  */
-export function firstOffered<T>(
+export function firstOffered<T, O extends { extension: string; spec: T } = { extension: string; spec: T }>(
   kind: 'resource' | 'prompt',
-  items: Array<{ extension: string; spec: T }>,
+  items: O[],
   keyOf: (spec: T) => string,
   problems: ProblemLog,
   logger: Logger,
-): Array<{ extension: string; spec: T }> {
-  const first = new Map<string, { extension: string; spec: T }>();
+): O[] {
+  const first = new Map<string, O>();
   for (const item of items) {
     const key = keyOf(item.spec);
     const winner = first.get(key);

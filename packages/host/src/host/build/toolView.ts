@@ -11,6 +11,7 @@ import type { CacheEntry, ToolView } from './cacheTypes.js';
 import { LruCache } from '../../kernel/lruCache.js';
 import type { HostStats } from '../../kernel/stats.js';
 import { applyToolFilter, toolFilterKey, type ToolFilter } from '../../selection/toolFilter.js';
+import { resourcesForTools } from './views.js';
 
 /** How many distinct filters one blueprint keeps views for; the least recently used go first. */
 export const MAX_VIEWS_PER_BLUEPRINT = 32;
@@ -34,7 +35,8 @@ function narrow(blueprint: Blueprint, filter: ToolFilter, stats: HostStats): Too
   const aliases = new Map<string, string>();
   for (const [alias, name] of blueprint.aliases) if (keptNames.has(name)) aliases.set(alias, name);
   return {
-    blueprint: { ...blueprint, tools: kept, toolIndex, aliases, listResult: renderToolList(kept, stats), filter },
+    // A tool's view (MCP Apps) goes with it.
+    blueprint: { ...blueprint, tools: kept, toolIndex, aliases, listResult: renderToolList(kept, stats), resources: resourcesForTools(blueprint.resources, keptNames), filter },
     unknownTools: unknown,
   };
 }

@@ -19,6 +19,7 @@
  * A per-server overlay, made only when an `onServer` hook changes a tool,
  * keeps hooks' changes to their own server.
  */
+import { UI_EXTENSION_ID } from '../../contract/view.js';
 import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../../kernel/errors.js';
 import type { OnServerContext } from '../../contract/extension.js';
@@ -115,6 +116,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   // Every server advertises tools (so every client can list an empty set) and logging;
   // resources, prompts and completions are advertised where they are installed.
   low.registerCapabilities({ tools: blueprint.dynamic === true ? { listChanged: true } : {}, logging: {} });
+  // MCP Apps: a server that serves a view says so (capabilities.extensions, 2026-07-28 and the 2025 line alike).
+  if (blueprint.resources.some((r) => r.forTools !== undefined)) low.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
   /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */

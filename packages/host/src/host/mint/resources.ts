@@ -121,5 +121,6 @@ function describeResource(spec: ResourceSpec, uri: string): Record<string, unkno
     ...(spec.title !== undefined ? { title: spec.title } : {}),
     ...(spec.description !== undefined ? { description: spec.description } : {}),
     ...(spec.mimeType !== undefined ? { mimeType: spec.mimeType } : {}),
+    ...(spec.meta !== undefined ? { _meta: spec.meta } : {}),
   };
 }
