@@ -34,7 +34,7 @@ function chart(tasks: TaskDelta[], select: (task: string) => void): SVGSVGElemen
   const row = 22;
   const label = 200;
   const width = 560;
-  const half = (width - label - 70) / 2;
+  const half = (width - label - 100) / 2;
   const axis = label + half;
   const max = Math.max(1, ...shown.map((t) => Math.abs(t.delta)));
   const root = svg('svg', { viewBox: `0 0 ${width} ${shown.length * row + 24}`, width: '100%', role: 'img', 'aria-labelledby': 'chart-title', class: 'chart' });
@@ -86,11 +86,11 @@ function render(result: CallToolResult, app: App): void {
   const panel = h('section', { id: 'trajectory', 'aria-live': 'polite' });
   const taskSelect = h('select', { id: 'task', name: 'task' }, ...[...c.tasks].sort((a, b) => rank(a) - rank(b)).map((t) => h('option', { value: t.task }, `${t.task}${t.change === 'fixed' || t.change === 'broken' ? ` (${t.change})` : ''}`)));
   const runSelect = h('select', { id: 'run', name: 'run' }, h('option', { value: c.candidate.id }, `candidate ${c.candidate.id}`), h('option', { value: c.baseline.id }, `baseline ${c.baseline.id}`));
-  const button = h('button', { type: 'submit', id: 'show-trajectory' }, 'Show trajectory');
-  const form = h('form', { class: 'control', 'aria-label': 'Show a task’s trajectory' }, h('label', { for: 'task' }, 'Task '), taskSelect, h('label', { for: 'run' }, ' in '), runSelect, ' ', button);
+  const button = h('button', { type: 'button', id: 'show-trajectory' }, 'Show trajectory');
+  // Not a <form>: a sandboxed view may lack allow-forms, where submitting is blocked.
+  const control = h('div', { class: 'control', role: 'group', 'aria-label': 'Show a task’s trajectory' }, h('label', { for: 'task' }, 'Task '), taskSelect, h('label', { for: 'run' }, ' in '), runSelect, ' ', button);
   let asked = 0;
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  const show = () => {
     const ask = ++asked;
     const args = { run: runSelect.value, task: taskSelect.value };
     button.disabled = true;
@@ -105,10 +105,11 @@ function render(result: CallToolResult, app: App): void {
         if (ask === asked) panel.replaceChildren(h('p', { class: 'error', role: 'alert' }, `get_trajectory failed: ${error instanceof Error ? error.message : String(error)}`));
       },
     ).finally(() => (button.disabled = false));
-  });
+  };
+  button.addEventListener('click', show);
   const select = (task: string) => {
     taskSelect.value = task;
-    form.requestSubmit();
+    show();
   };
   main.append(
     h('h1', {}, `${c.benchmark}: ${c.baseline.model} → ${c.candidate.model}`),
@@ -120,7 +121,7 @@ function render(result: CallToolResult, app: App): void {
     ),
     h('p', { class: 'flips' }, h('span', { class: 'good', id: 'fixed-count' }, `${c.fixed.length} fixed`), ' · ', h('span', { class: 'bad', id: 'broken-count' }, `${c.broken.length} broken`), ` · ${c.tasks.length} tasks`),
     chart(c.tasks, select),
-    form,
+    control,
     panel,
   );
 }

@@ -57,7 +57,7 @@ function render(result: CallToolResult): void {
         'p',
         { class: 'meta' },
         h('span', { class: `status ${run?.status ?? 'unknown'}`, id: 'status' }, run?.status ?? 'unknown'),
-        run ? ` · ${what} · In [${run.execution_count ?? ' '}] · ${(run.elapsed_ms / 1000).toFixed(2)} s · ${run.outputs} output${run.outputs === 1 ? '' : 's'}` : '',
+        run ? ` · ${what}${run.execution_count ? ` · In [${run.execution_count}]` : ''} · ${(run.elapsed_ms / 1000).toFixed(2)} s · ${run.outputs} output${run.outputs === 1 ? '' : 's'}` : '',
       ),
       run?.note ? h('p', { class: 'note' }, run.note) : null,
     ),

@@ -98,8 +98,9 @@ function render(result: CallToolResult, app: App): void {
   const header = h(
     'header',
     {},
-    h('h1', {}, nb.title ?? nb.path),
-    h('p', { class: 'muted' }, `${nb.space}/${nb.path}${nb.kernel ? ` · ${nb.kernel}` : ''} · cells ${shown === 0 ? 0 : `${first + 1}–${first + shown}`} of ${nb.cellCount}`),
+    // The notebook's own first heading is drawn with its Markdown: the header names the file.
+    h('h1', { class: 'path' }, nb.path),
+    h('p', { class: 'muted' }, `${nb.space}${nb.kernel ? ` · ${nb.kernel}` : ''} · cells ${shown === 0 ? 0 : `${first + 1}–${first + shown}`} of ${nb.cellCount}`),
   );
   const cells = h('div', { class: 'cells' }, ...nb.cells.map((c) => cell(c, app, undefined)));
   main.append(header, cells);
