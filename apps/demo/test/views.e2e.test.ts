@@ -8,9 +8,9 @@
  * calls the tool, renders the view in a sandboxed iframe under a CSP that
  * allows nothing from elsewhere, and hands it the real result. The test
  * asserts what is drawn, in the light theme and after the host switches to
- * dark; that nothing was logged as an error and nothing left the page; and
- * that compare_runs' control asks get_trajectory through the bridge and shows
- * the answer. Kernels run on a real Jupyter Server the demo starts on
+ * dark (axe-core finds nothing serious or critical in either); that nothing
+ * was logged as an error and nothing left the page; and that compare_runs'
+ * control asks get_trajectory through the bridge and shows the answer. Kernels run on a real Jupyter Server the demo starts on
  * loopback (Debian's python3-jupyter-server and python3-ipykernel).
  * Screenshots go to apps/demo/test-output/ (gitignored).
  */
@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
+import { AxeBuilder } from '@axe-core/playwright';
 import { build } from 'esbuild';
 import type { RunningCommand } from '@reactor/host';
 import { runImportCommand } from '@reactor/ext-benchmarks';
@@ -170,14 +171,22 @@ async function host(tool: string, args: Record<string, unknown>): Promise<Hosted
 
 const background = (view: Frame) => view.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
+/** axe-core's serious and critical findings in the view (the iframe), e.g. contrast too low in a theme. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('#view').analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`);
+}
+
 /** Both themes: the view follows the host's theme when it changes (the host context), and reads well in each. */
 async function bothThemes(hosted: Hosted, name: string): Promise<void> {
   await hosted.view.waitForFunction(() => document.documentElement.dataset.theme === 'light');
   const light = await background(hosted.view);
+  expect(await seriousViolations(hosted.page)).toEqual([]);
   await hosted.shot(`${name}-light`);
   await hosted.setTheme('dark');
   const dark = await background(hosted.view);
   expect(dark).not.toBe(light);
+  expect(await seriousViolations(hosted.page)).toEqual([]);
   await hosted.shot(`${name}-dark`);
 }
 

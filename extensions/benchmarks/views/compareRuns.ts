@@ -37,7 +37,8 @@ function chart(tasks: TaskDelta[], select: (task: string) => void): SVGSVGElemen
   const half = (width - label - 100) / 2;
   const axis = label + half;
   const max = Math.max(1, ...shown.map((t) => Math.abs(t.delta)));
-  const root = svg('svg', { viewBox: `0 0 ${width} ${shown.length * row + 24}`, width: '100%', role: 'img', 'aria-labelledby': 'chart-title', class: 'chart' });
+  // A group, not an image: its bars are controls (a task's trajectory on Enter or click).
+  const root = svg('svg', { viewBox: `0 0 ${width} ${shown.length * row + 24}`, width: '100%', role: 'group', 'aria-labelledby': 'chart-title', class: 'chart' });
   root.append(svg('title', { id: 'chart-title' }, `Score delta per task, candidate minus baseline (${shown.length} of ${tasks.length} tasks)`));
   root.append(svg('line', { x1: axis, x2: axis, y1: 0, y2: shown.length * row, class: 'axis' }));
   shown.forEach((t, i) => {
