@@ -33,6 +33,22 @@ describe('parseFlags and defaults', () => {
     expect(shown).toContain('toolset name "Bad Toolset" may use only');
   });
 
+  it('adds a view with --view, or when asked at the terminal', async () => {
+    expect(parseFlags(['my-ext', '--view', '-y']).answers).toMatchObject({ view: true });
+    expect(defaults(parseFlags(['my-ext', '--view']).answers, 'my-ext')).toMatchObject({ view: true });
+    expect(defaults(parseFlags(['my-ext']).answers, 'my-ext')).not.toHaveProperty('view');
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    const replies = ['', '', '', '', '', '', 'y'];
+    output.on('data', (chunk: Buffer) => {
+      shown += chunk.toString();
+      if (chunk.toString().endsWith(': ')) input.write(`${replies.shift()}\n`);
+    });
+    expect(await ask(parseFlags(['my-ext']), input, output)).toMatchObject({ view: true });
+    expect(shown).toContain('Give the tool a view clients render with its result (MCP Apps)? (y/N): ');
+  });
+
   it('makes packages for the host version of this repository (update src/version.ts on a host release)', () => {
     const host = JSON.parse(readFileSync(new URL('../../host/package.json', import.meta.url), 'utf8')) as { version: string };
     expect(HOST_VERSION).toBe(host.version);

@@ -24,6 +24,7 @@ Options (asked for on a terminal when left out):
   --default            the toolset is on by default
   --tool NAME          the tool's name, snake_case (default: <toolset>_greet)
   --description TEXT   one sentence: what the extension is for
+  --view               give the tool a view (MCP Apps): HTML bundled with esbuild, served with it
   --standalone         write a standalone package even inside the monorepo
   --host-spec SPEC     how to install @reactor/host for development (default ^${HOST_VERSION})
   -y, --yes            ask nothing: defaults for what the flags leave out
@@ -57,6 +58,7 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
       default: { type: 'boolean' },
       tool: { type: 'string' },
       description: { type: 'string' },
+      view: { type: 'boolean' },
       standalone: { type: 'boolean' },
       'host-spec': { type: 'string' },
       yes: { type: 'boolean', short: 'y' },
@@ -73,6 +75,7 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
     toolName: values.tool,
     description: values.description,
     hostSpec: values['host-spec'],
+    view: values.view,
   };
   for (const [key, value] of Object.entries(answers)) if (value === undefined) delete answers[key];
   const parsed = { dir: positionals[0], answers: answers as ParsedFlags['answers'], yes: values.yes === true, help: values.help === true, standalone: values.standalone === true };
@@ -116,6 +119,7 @@ export function defaults(known: Partial<ScaffoldAnswers>, dir: string | undefine
     toolName: known.toolName ?? `${toolset.replace(/[^A-Za-z0-9]+/g, '_')}_greet`.slice(0, 64),
     description: known.description ?? `${extensionName}: tools for an MCP client.`,
     ...(known.hostSpec === undefined ? {} : { hostSpec: known.hostSpec }),
+    ...(known.view === true ? { view: true } : {}),
   };
 }
 
@@ -146,6 +150,10 @@ export async function ask(flags: ParsedFlags, input: NodeJS.ReadableStream, outp
     }
     await question('toolName', 'Tool name');
     await question('description', 'Description');
+    if (known.view === undefined) {
+      const answer = (await rl.question('Give the tool a view clients render with its result (MCP Apps)? (y/N): ')).trim().toLowerCase();
+      known.view = answer === 'y' || answer === 'yes';
+    }
   } finally {
     rl.close();
   }

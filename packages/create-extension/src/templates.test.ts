@@ -66,4 +66,30 @@ describe('packageFiles', () => {
     expect(files['src/index.ts']).toContain("export const sayHello = defineTool({\n  name: 'say-hello',");
     expect(files['src/index.test.ts']).toContain("samples: { 'say-hello': { name: 'Ada' } }");
   });
+
+  it('with view: true, gives the tool a view — its HTML and App script under views/, bundled into dist/views/ by esbuild at build', () => {
+    const a = { ...answers, view: true };
+    const files = packageFiles(a);
+    expect(Object.keys(files).filter((f) => f.startsWith('views/') || f === 'build-views.js').sort()).toEqual(['build-views.js', 'views/greetings_greet.html', 'views/greetings_greet.ts', 'views/tsconfig.json']);
+    expect(files['src/index.ts']).toContain("import { defineExtension, defineTool, defineView } from '@reactor/host';");
+    expect(files['src/index.ts']).toContain("export const greetingsGreetView = defineView({\n  uri: 'ui://greetings/greetings-greet',");
+    expect(files['src/index.ts']).toContain("html: new URL('../dist/views/greetings_greet.html', import.meta.url),");
+    expect(files['src/index.ts']).toContain('  view: greetingsGreetView,\n');
+    expect(files['views/greetings_greet.html']).toContain('<!-- view script -->');
+    expect(files['views/greetings_greet.html']).not.toMatch(/<script|<link/);
+    expect(files['views/greetings_greet.ts']).toContain("import { App, applyDocumentTheme } from '@modelcontextprotocol/ext-apps';");
+    expect(files['src/index.test.ts']).toContain("readResource({ uri: 'ui://greetings/greetings-greet' })");
+    const manifest = pkg(a);
+    expect(manifest.scripts).toMatchObject({ build: 'tsc -p tsconfig.build.json && node build-views.js', test: 'node build-views.js && vitest run' });
+    expect(manifest.devDependencies).toMatchObject({ '@modelcontextprotocol/ext-apps': '^2.0.4', esbuild: '^0.28.1' });
+    // The bundled HTML ships in dist (already in files); the view's sources do not.
+    expect(manifest.files).toEqual(['dist', '!dist/**/*.test.*', 'README.md']);
+  });
+
+  it('without a view, writes none of it', () => {
+    const files = packageFiles(answers);
+    expect(Object.keys(files).some((f) => f.startsWith('views/') || f === 'build-views.js')).toBe(false);
+    expect(files['src/index.ts']).not.toContain('defineView');
+    expect(pkg(answers).devDependencies).not.toHaveProperty('esbuild');
+  });
 });

@@ -24,6 +24,8 @@ export interface ScaffoldAnswers {
   /** How to install the host for development (default `^<hostVersion>`; a tarball path or `workspace:^`). */
   readonly hostSpec?: string;
   readonly layout: 'standalone' | 'workspace';
+  /** Give the tool a view (MCP Apps): `views/<tool>.html` and `.ts`, bundled into `dist/views/` by `build-views.js` (esbuild). */
+  readonly view?: boolean;
 }
 
 /** Versions of the tools a standalone package develops with (verified together with the host). */
@@ -38,6 +40,8 @@ export const TOOL_VERSIONS = {
   'js-tiktoken': '^1.0.21',
   '@changesets/cli': '^2.31.1',
   '@types/node': '^20.19.0',
+  '@modelcontextprotocol/ext-apps': '^2.0.4',
+  esbuild: '^0.28.1',
 } as const;
 
 /** `greetings-tools` → `Greetings Tools`. */
@@ -57,6 +61,7 @@ export function packageFiles(a: ScaffoldAnswers): Record<string, string> {
     'src/index.test.ts': indexTestTs(a),
     'README.md': readme(a),
   };
+  if (a.view === true) Object.assign(files, viewFiles(a));
   if (a.layout === 'workspace') {
     files['tsconfig.json'] = json({ extends: '../../tsconfig.base.json', compilerOptions: { outDir: 'dist', noEmit: true }, include: ['src'] });
     files['tsconfig.build.json'] = json({ extends: '../../tsconfig.base.json', compilerOptions: { rootDir: 'src', outDir: 'dist', noEmit: false, customConditions: [] }, include: ['src'], exclude: ['src/**/*.test.ts'] });
@@ -102,7 +107,7 @@ function packageJson(a: ScaffoldAnswers): Record<string, unknown> {
   // Opt-in: held until a URL asks for its toolset, listed meanwhile from these declarations without importing the module.
   if (!a.byDefault) entry.activationEvents = [`onToolset:${a.toolset}`];
   entry.toolsets = [toolset];
-  const dev = workspace
+  const dev: Record<string, string> = workspace
     ? { '@reactor/host': 'workspace:^' }
     : {
         '@reactor/host': a.hostSpec ?? `^${a.hostVersion}`,
@@ -117,6 +122,11 @@ function packageJson(a: ScaffoldAnswers): Record<string, unknown> {
         'typescript-eslint': TOOL_VERSIONS['typescript-eslint'],
         vitest: TOOL_VERSIONS.vitest,
       };
+  if (a.view === true) {
+    // The view's script uses ext-apps' App; esbuild inlines it into one self-contained HTML file.
+    Object.assign(dev, { '@modelcontextprotocol/ext-apps': TOOL_VERSIONS['@modelcontextprotocol/ext-apps'], esbuild: TOOL_VERSIONS.esbuild });
+  }
+  const views = a.view === true ? ' && node build-views.js' : '';
   return {
     name: a.packageName,
     version: '0.1.0',
@@ -130,11 +140,11 @@ function packageJson(a: ScaffoldAnswers): Record<string, unknown> {
       './package.json': './package.json',
     },
     scripts: workspace
-      ? { build: 'tsc -p tsconfig.build.json', typecheck: 'tsc -p tsconfig.json --noEmit' }
+      ? { build: `tsc -p tsconfig.build.json${views}`, typecheck: 'tsc -p tsconfig.json --noEmit' }
       : {
-          build: 'tsc -p tsconfig.build.json',
+          build: `tsc -p tsconfig.build.json${views}`,
           typecheck: 'tsc --noEmit',
-          test: 'vitest run',
+          test: a.view === true ? 'node build-views.js && vitest run' : 'vitest run',
           lint: 'eslint .',
           check: 'npm run build && reactor-mcp-server check',
           prepack: 'npm run build',
@@ -161,8 +171,8 @@ function indexTs(a: ScaffoldAnswers): string {
  * package.json's "reactorMcp" field declares it, so a server finds it among its dependencies.
  */
 import { z } from 'zod';
-import { defineExtension, defineTool } from '@reactor/host';
-
+import { defineExtension, defineTool${a.view === true ? ', defineView' : ''} } from '@reactor/host';
+${a.view === true ? viewDefinition(a) : ''}
 /** Replace it with your own: the handler is an ordinary function, testable without a server. */
 export const ${camel(a.toolName)} = defineTool({
   name: ${q(a.toolName)},
@@ -171,7 +181,7 @@ export const ${camel(a.toolName)} = defineTool({
   inputSchema: z.object({ name: z.string().min(1).describe('Who to greet') }),
   outputSchema: z.object({ greeting: z.string() }),
   // All four hints, so clients need not assume the worst.
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },${a.view === true ? `\n  view: ${camel(a.toolName)}View,` : ''}
   handler: ({ name }) => ({ greeting: \`Hello, \${name}!\` }),
 });
 
@@ -212,9 +222,114 @@ describe(${q(a.toolName)}, () => {
       await connection.close();
       await host.stop();
     }
-  });
+  });${a.view === true ? viewTest(a) : ''}
 });
 `;
+}
+
+function viewUri(a: ScaffoldAnswers): string {
+  return `ui://${a.extensionName}/${a.toolName.replace(/_/g, '-')}`;
+}
+
+function viewDefinition(a: ScaffoldAnswers): string {
+  return `
+/**
+ * The tool's view (MCP Apps): clients that render views show it with the result.
+ * views/${a.toolName}.html and .ts are bundled (\`node build-views.js\`, part of build)
+ * into dist/views/${a.toolName}.html, self-contained: this URL finds it from src/ and dist/ alike.
+ */
+export const ${camel(a.toolName)}View = defineView({
+  uri: ${q(viewUri(a))},
+  title: ${q(titleCase(a.toolName))},
+  html: new URL('../dist/views/${a.toolName}.html', import.meta.url),
+  prefersBorder: true,
+});
+`;
+}
+
+function viewTest(a: ScaffoldAnswers): string {
+  return `
+
+  it('serves its view with the tool, self-contained', async () => {
+    const host = await buildHost([extension], { logger: silentLogger, strict: true });
+    const connection = await connect(host, { selection: ${q(a.byDefault ? '' : a.toolset)} });
+    try {
+      const tool = (await connection.client.listTools()).tools.find((t) => t.name === ${q(a.toolName)});
+      expect(tool?._meta?.ui).toEqual({ resourceUri: ${q(viewUri(a))} });
+      const read = await connection.client.readResource({ uri: ${q(viewUri(a))} });
+      expect(read.contents[0]?.mimeType).toBe('text/html;profile=mcp-app');
+      const html = (read.contents[0] as { text: string }).text;
+      expect(html).toContain('<script type="module">');
+      expect(html).not.toMatch(/<script[^>]+src=/);
+    } finally {
+      await connection.close();
+      await host.stop();
+    }
+  });`;
+}
+
+function viewFiles(a: ScaffoldAnswers): Record<string, string> {
+  return {
+    [`views/${a.toolName}.html`]: `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${titleCase(a.toolName)}</title>
+<style>
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { margin: 0; padding: 12px; }
+  #greeting { font-size: 1.25rem; }
+</style>
+</head>
+<body>
+<main>
+  <p id="greeting" role="status" aria-live="polite">Waiting for the tool's result…</p>
+</main>
+<!-- view script -->
+</body>
+</html>
+`,
+    [`views/${a.toolName}.ts`]: `/**
+ * The view's script: ext-apps' App receives the tool's result from the client
+ * (and the client's theme), and the page shows it. Bundled into the HTML by build-views.js.
+ */
+import { App, applyDocumentTheme } from '@modelcontextprotocol/ext-apps';
+
+const greeting = document.getElementById('greeting')!;
+const app = new App({ name: ${q(`${a.toolName} view`)}, version: '0.1.0' });
+
+app.ontoolresult = (result) => {
+  const content = result.structuredContent as { greeting?: string } | undefined;
+  greeting.textContent = content?.greeting ?? 'The tool gave no greeting.';
+};
+app.onhostcontextchanged = (context) => {
+  if (context.theme) applyDocumentTheme(context.theme);
+};
+
+await app.connect();
+const theme = app.getHostContext()?.theme;
+if (theme) applyDocumentTheme(theme);
+`,
+    'views/tsconfig.json': json({ extends: '../tsconfig.json', compilerOptions: { lib: ['ES2023', 'DOM'], types: [], rootDir: '.', noEmit: true }, include: ['.'] }),
+    'build-views.js': `// Bundles each views/<name>.ts (ext-apps' App included) into its views/<name>.html,
+// writing dist/views/<name>.html: one self-contained file, no CDN, so the view works offline
+// and \`reactor-mcp-server check\` finds nothing it would fetch.
+import { build } from 'esbuild';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+
+const MARK = '<!-- view script -->';
+await mkdir('dist/views', { recursive: true });
+for (const file of (await readdir('views')).filter((f) => f.endsWith('.html'))) {
+  const name = file.slice(0, -'.html'.length);
+  const { outputFiles } = await build({ entryPoints: [\`views/\${name}.ts\`], bundle: true, format: 'esm', minify: true, write: false, target: 'es2022' });
+  const script = outputFiles[0].text.replaceAll('</script', '<\\\\/script');
+  const html = await readFile(\`views/\${file}\`, 'utf8');
+  if (!html.includes(MARK)) throw new Error(\`views/\${file} has no "\${MARK}" where its script goes\`);
+  await writeFile(\`dist/views/\${file}\`, html.replace(MARK, () => \`<script type="module">\${script}</script>\`));
+}
+`,
+  };
 }
 
 function readme(a: ScaffoldAnswers): string {

@@ -8,7 +8,7 @@
  */
 import semver from 'semver';
 import { renderListEntry } from '../host/build/blueprint.js';
-import { errorMessage, isReactorError } from '../kernel/errors.js';
+import { ErrorCodes, errorMessage, isReactorError } from '../kernel/errors.js';
 import { assertValidManifest, type McpExtension } from '../contract/extension.js';
 import { assertValidPrompt, assertValidResource } from '../contract/resource.js';
 import { resolveSchema, type ResolvedSchema, type SchemaLike } from '../contract/schema.js';
@@ -18,6 +18,7 @@ import { HOST_VERSION } from '../kernel/version.js';
 import { FindingCodes, type CheckFinding, type FindingCode } from './findings.js';
 import { portabilityIssues, type PortabilityRule } from './portability.js';
 import { tokenCounter, type TokenCounter } from './tokens.js';
+import { checkUiResource, checkView } from './viewCheck.js';
 
 /** A toolset's size and what it costs a model's context on every `tools/list`. */
 export interface ToolsetCost {
@@ -117,9 +118,10 @@ export async function checkExtension(extension: McpExtension, options: CheckExte
     try {
       assertValidToolSpec(spec as ToolSpec<unknown>, name);
     } catch (error) {
-      add('error', FindingCodes.TOOL_INVALID, subject, problemOf(error), hintOf(error));
+      add('error', isReactorError(error) && error.code === ErrorCodes.VIEW_INVALID ? FindingCodes.VIEW_INVALID : FindingCodes.TOOL_INVALID, subject, problemOf(error), hintOf(error));
       continue;
     }
+    if (spec.view !== undefined) await checkView(spec.view, `view "${spec.view.uri}" of ${subject}`, add);
     if (spec.name.length > 64 || spec.name.includes('.')) {
       add('warning', FindingCodes.TOOL_NAME_PORTABILITY, subject, `its name is valid SEP-986 but ${spec.name.length > 64 ? 'longer than 64 characters' : 'contains "."'}, which some model APIs refuse in function names (^[a-zA-Z0-9_-]{1,64}$)`, 'prefer snake_case of at most 64 characters');
     }
@@ -158,6 +160,7 @@ export async function checkExtension(extension: McpExtension, options: CheckExte
     const subject = `resource ${JSON.stringify(String(resource?.name))} of ${self}`;
     try {
       assertValidResource(resource, name);
+      checkUiResource(resource, subject, add);
       if (!resource.description?.trim()) add('warning', FindingCodes.DESCRIPTION_MISSING, subject, 'has no description', 'say what the resource holds');
     } catch (error) {
       add('error', FindingCodes.CONTRIBUTION_FAILED, subject, problemOf(error), hintOf(error));

@@ -73,6 +73,10 @@ export const FindingCodes = {
   DECLARATION_MISMATCH: 'declaration-mismatch',
   /** A held extension does not declare its toolsets (or activation events) in the field. */
   HELD_UNDECLARED: 'held-undeclared',
+  /** A view (MCP Apps) is invalid: not a `ui://` URI, its HTML missing or over the size cap, a `ui://` resource not served as `text/html;profile=mcp-app`. */
+  VIEW_INVALID: 'view-invalid',
+  /** A view loads a script or stylesheet (or `@import`s one) from an origin its `csp` does not declare, or from a file beside it. */
+  VIEW_EXTERNAL: 'view-external',
 } as const;
 
 /** One of {@link FindingCodes}' values. */
