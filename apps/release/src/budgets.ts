@@ -19,8 +19,11 @@ export const TARBALL_BUDGETS: Readonly<Record<string, number>> = {
   // with their changelog entries. ~687 KiB (published as 1.1.0, with the changesets' entries) once the
   // answer helpers (cursors, token budgets), dynamic toolsets, the session relay and the async access log landed.
   '@reactor/host': 740 * KiB,
-  '@reactor/ext-spaces': 150 * KiB, // ~100 KiB, with the sample space
-  '@reactor/ext-benchmarks': 120 * KiB, // ~70 KiB, with the fixture run
+  // The three first-party extensions ship a bundled MCP Apps view each (dist/views/*.html, ~90–120 KiB gzipped: ext-apps'
+  // App and the MCP SDK and zod it runs on, inlined so the view fetches nothing): sizes measured with `pnpm pack`.
+  '@reactor/ext-spaces': 290 * KiB, // ~242 KiB: ~100 KiB with the sample space, and the notebook view (marked, DOMPurify)
+  '@reactor/ext-benchmarks': 220 * KiB, // ~178 KiB: ~70 KiB with the fixture run, and the compare_runs view
+  '@reactor/ext-kernels': 250 * KiB, // ~208 KiB with the execution view
 };
 
 /** The budget of package `name`. */

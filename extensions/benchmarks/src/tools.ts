@@ -18,6 +18,7 @@ import {
   trajectoryOutput,
 } from './outputs.js';
 import type { BenchmarkStore } from './store.js';
+import { COMPARE_RUNS_VIEW } from './views.js';
 
 /** The toolset these tools belong to. */
 export const BENCHMARKS_TOOLSET = 'benchmarks';
@@ -171,6 +172,7 @@ export function createBenchmarkTools(store: () => BenchmarkStore, budget: Answer
       inputSchema: z.object({ baseline: runId.describe('the run to compare against'), candidate: runId.describe('the run compared with the baseline') }),
       outputSchema: compareRunsOutput,
       annotations: READ_ONLY,
+      view: COMPARE_RUNS_VIEW,
       handler: (args) => bound(compareRuns(store(), args.baseline, args.candidate)),
     }),
     defineTool({

@@ -229,7 +229,10 @@ describe('the space-file resource template', () => {
     const named = await connect(await buildHost([createSpacesExtension({ roots: { 'my notes': temp.beta.dir } })], { strict: true, logger: silentLogger }));
     try {
       const { resources } = await named.client.listResources();
-      expect(resources.map((r) => r.uri)).toEqual(['spaces://my%20notes/analysis.ipynb']);
+      const uris = resources.map((r) => r.uri);
+      expect(uris.filter((u) => u.startsWith('spaces://'))).toEqual(['spaces://my%20notes/analysis.ipynb']);
+      // read_notebook is served here, so its view is listed beside the files.
+      expect(uris).toContain('ui://spaces/notebook');
       const read = await named.client.readResource({ uri: 'spaces://my%20notes/analysis.ipynb' });
       expect(read.contents[0]).toMatchObject({ uri: 'spaces://my%20notes/analysis.ipynb', mimeType: 'application/x-ipynb+json' });
       const nb = (await named.callTool('read_notebook', { space: 'my notes', path: 'analysis.ipynb' })).structuredContent as { title: string };

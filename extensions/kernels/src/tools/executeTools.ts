@@ -13,6 +13,7 @@ import { findCodeCell, readNotebook, saveCellOutputs, sourceOf } from '../notebo
 import { renderOutputs } from '../outputs.js';
 import { ownerOf } from '../owner.js';
 import type { KernelsRuntime } from '../runtime.js';
+import { EXECUTION_VIEW } from '../views.js';
 import { KERNELS_TOOLSET, notebookArg, openNotebook, READS_KERNEL, RUNS_CODE, spaceArg, timeoutArg } from './common.js';
 
 /** How long an interrupted run gets to wind down before the call returns without its end. */
@@ -153,6 +154,7 @@ export function createExecuteCellTool(runtime: KernelsRuntime) {
     }),
     outputSchema: executionOutput,
     annotations: RUNS_CODE,
+    view: EXECUTION_VIEW,
     timeoutMs: (runtime.limits.maxTimeoutS + 30) * 1000,
     handler: async (args, ctx) => {
       const ref = await runtime.notebook(args.space, args.path);
@@ -195,6 +197,7 @@ export function createExecuteCodeTool(runtime: KernelsRuntime) {
     inputSchema: z.object({ space: spaceArg, path: notebookArg, code: z.string().min(1).describe('Code in the kernel\'s language.'), timeout_s: timeoutArg(runtime) }),
     outputSchema: executionOutput,
     annotations: RUNS_CODE,
+    view: EXECUTION_VIEW,
     timeoutMs: (runtime.limits.maxTimeoutS + 30) * 1000,
     handler: async (args, ctx) => {
       const opened = await openNotebook(runtime, args.space, args.path, ctx);
@@ -217,6 +220,7 @@ export function createGetExecutionTool(runtime: KernelsRuntime) {
     }),
     outputSchema: executionOutput,
     annotations: READS_KERNEL,
+    view: EXECUTION_VIEW,
     timeoutMs: (runtime.limits.maxTimeoutS + 30) * 1000,
     handler: async (args, ctx) => {
       // Only the caller's own runs: another's id is not known, exactly as an id that never existed.

@@ -6,6 +6,7 @@ import { fileOfPath, readNotebookFile } from '../files.js';
 import { type NotebookCell } from '../notebook.js';
 import type { SpacesRuntime } from '../runtime.js';
 import { resolveFile } from '../safePath.js';
+import { READ_NOTEBOOK_VIEW } from '../views.js';
 import { deprecatedName, pathArg, READ_ONLY_LOCAL, spaceArg } from './common.js';
 
 // A cell whose source and each output keep at most `chars` characters (head and tail, the cut marked).
@@ -69,6 +70,7 @@ export function createReadNotebookTool(runtime: SpacesRuntime) {
     }),
     outputSchema: readNotebookOutput,
     annotations: READ_ONLY_LOCAL,
+    view: READ_NOTEBOOK_VIEW,
     handler: async (args): Promise<ReadNotebookResult> => {
       const space = await runtime.space(args.space);
       const file = fileOfPath(await resolveFile(space, args.path));
