@@ -9,6 +9,7 @@ import { describeValue, ErrorCodes, ReactorError } from '../kernel/errors.js';
 import { isSchemaLike, isStandardSchema, type InferSchema, type SchemaLike } from './schema.js';
 import { isTimeLimit, MAX_TIMER_MS } from '../kernel/timeLimit.js';
 import { assertValidView, type ViewSpec } from './view.js';
+import { TASK_SUPPORT, type TaskReporter, type TaskSupport } from './task.js';
 
 export type { ToolAnnotations, CallToolResult, InputRequiredResult };
 
@@ -29,8 +30,10 @@ export type ToolContext = ServerContext & {
    * it says whose call this is: state a tool keeps for a caller belongs to both.
    */
   readonly tenant?: string;
-  /** Aborted on cancellation or time-out; the same as `mcpReq.signal`. */
+  /** Aborted on cancellation (`tasks/cancel` too) or time-out; the same as `mcpReq.signal`. */
   readonly signal: AbortSignal;
+  /** Present when the call runs as a task (2026-07-28 tasks extension): its id and `status(message)`. */
+  readonly task?: TaskReporter;
 };
 
 /**
@@ -70,6 +73,18 @@ export interface ToolSpec<Args = Record<string, unknown>, Result = unknown, Outp
    * `_meta`. Names follow the same rule as `name`.
    */
   readonly aliases?: readonly string[];
+  /**
+   * Whether the tool may run as a task (`io.modelcontextprotocol/tasks`, 2026-07-28):
+   * `'none'` (default), `'optional'` (a task when the client opts in), `'required'`.
+   */
+  readonly task?: TaskSupport;
+  /**
+   * With `task`: runs in the call, before it becomes a task (the client opted in).
+   * Return `inputRequired(...)` to ask for input first (answered in the call,
+   * multi-round-trip); return nothing to go on: the task starts, its handler
+   * seeing those answers as `ctx.mcpReq.inputResponses`.
+   */
+  readonly beforeTask?: ToolHandler<Args, unknown>;
   /** Icons for clients that show them. */
   readonly icons?: ReadonlyArray<{ src: string; mimeType?: string; sizes?: string[] }>;
   /**
@@ -194,6 +209,12 @@ export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string)
     }
   }
   if (spec.view !== undefined) assertValidView(spec.view, { tool: spec.name, ...(extension === undefined ? {} : { extension }) });
+  if (spec.task !== undefined && !TASK_SUPPORT.includes(spec.task)) {
+    fail('has an invalid task', `one of ${TASK_SUPPORT.map((t) => `"${t}"`).join(', ')}`, describeValue(spec.task), 'task: "optional" runs it as a task when the client opts in');
+  }
+  if (spec.beforeTask !== undefined && typeof spec.beforeTask !== 'function') {
+    fail('has an invalid beforeTask', 'a function (args, ctx) => inputRequired(…) | undefined', describeValue(spec.beforeTask), 'leave it out unless the tool asks for input before its task starts');
+  }
   if (spec.timeoutMs !== undefined && !isTimeLimit(spec.timeoutMs)) {
     fail('has an invalid timeoutMs', `a positive, finite number of milliseconds up to ${MAX_TIMER_MS}`, describeValue(spec.timeoutMs), 'leave it out to use the host default');
   }

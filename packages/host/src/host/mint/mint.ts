@@ -36,12 +36,13 @@ import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
-import { rememberToolsCall } from './sdkInternals.js';
+import { AnswerInstead, answerThrownResults, rememberToolsCall, wrapHandlerOf } from './sdkInternals.js';
+import { installTaskMethods, taskOrCall, type TaskRuntime, type TaskToolsCall } from './tasks.js';
 import type { KnownOffering, RequestTelemetry } from '../../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../../telemetry/requestRecord.js';
 
 /** A `tools/call` request as the host's handler reads it. */
-type ToolsCall = { params: { name: string; arguments?: Record<string, unknown> | undefined } };
+type ToolsCall = TaskToolsCall;
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
 export type ServerFactory = (name: string, instructions: string) => McpServer;
@@ -60,6 +61,8 @@ export interface MintOptions {
   readonly requestState: RequestStateSeal;
   /** Spans for tools/call, prompts/get and resources/read; `undefined` (the default) wraps nothing. */
   readonly telemetry?: RequestTelemetry | undefined;
+  /** The tasks engine (2026-07-28 tasks extension) the HTTP app set, read when a server is minted; none: no tasks. */
+  readonly tasks?: (() => TaskRuntime | undefined) | undefined;
 }
 
 /** What a minted server knows of its connection beyond the selection. */
@@ -120,9 +123,33 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   if (blueprint.resources.some((r) => r.forTools !== undefined)) low.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
+  const tasks = options.tasks?.();
+  if (tasks) installTaskMethods(server, tasks, connection);
   /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */
   const callTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool | undefined) => {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    // A tool that may run as a task: refused (required, no opt-in), made a task, or answered here.
+    if (tool.spec.task !== undefined && tool.spec.task !== 'none') {
+      const task = await taskOrCall(tasks, { tool, request, ctx, connection, run: (roundCtx) => taskRound(request, roundCtx, tool) });
+      // A CreateTaskResult (`resultType: "task"`) in lieu of the CallToolResult, answered as it is (not parsed as one).
+      if (task !== undefined) {
+        // `beforeTask` asking for input: the call's own (sealed) input-required answer.
+        if (isInputRequiredResult(task)) return task;
+        // Returned, not thrown, through the span (a task started is no failed call); thrown at the handler's edge below.
+        return new AnswerInstead(task) as never;
+      }
+    }
+    return await runTool(request, ctx, tool);
+  };
+  /** One round of a task: the call's round, its result then checked and completed by the SDK's own `tools/call` wrapper, as the call's would be (a result it refuses fails the task with its error). */
+  const taskRound = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool): Promise<Record<string, unknown>> => {
+    const answer = await runTool(request, ctx, tool);
+    if (!sdkWrap || isInputRequiredResult(answer)) return answer;
+    return (await sdkWrap('tools/call', () => Promise.resolve(answer))({ method: 'tools/call', params: request.params }, ctx)) as Record<string, unknown>;
+  };
+  const sdkWrap = tasks ? wrapHandlerOf(server) : undefined;
+  /** One round of a call of `tool`: requestState, middleware, the served tool, the result projected (a task's rounds too). */
+  const runTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool) => {
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
     const opened = await requestState.open(ctx, target);
@@ -133,14 +160,24 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
     return low.projectCallToolResult(result, tool.outputJson);
   };
   const telemetry = options.telemetry;
-  const toolsCall = telemetry
+  const traced = telemetry
     ? (request: ToolsCall, ctx: ServerContext) => {
         const tool = table.get(request.params.name);
         // The tool's own name (the same text): its spans share one string rather than each keeping the request's.
         return telemetry.around('tools/call', tool ? tool.name : request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), tool && offeringOf(tool));
       }
     : (request: ToolsCall, ctx: ServerContext) => callTool(request, ctx, table.get(request.params.name));
+  // With tasks, a CreateTaskResult leaves as an AnswerInstead throw, past the SDK's CallToolResult parse (`answerThrownResults`).
+  const toolsCall = tasks
+    ? async (request: ToolsCall, ctx: ServerContext) => {
+        const answer = await traced(request, ctx);
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a result, not an error: caught by `answerThrownResults` (or the lean path) and answered
+        if ((answer as unknown) instanceof AnswerInstead) throw answer;
+        return answer;
+      }
+    : traced;
   low.setRequestHandler('tools/call', toolsCall);
+  if (tasks) answerThrownResults(server);
   // A shared 2026-07-28 server may answer through it without the SDK's per-call parses (leanToolsCall.ts).
   rememberToolsCall(server, toolsCall);
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.
