@@ -16,4 +16,4 @@ export { connectClusterControl, readClusterStatus, parseHeartbeat, ClusterUnreac
 export type { ClusterControl, ClusterControlOptions, ClusterNode, ClusterStatus } from './clusterControl.js';
 export { DEFAULT_KEY_PREFIX } from './keys.js';
 export { RedisTaskStore, ownerDigest } from './taskStore.js';
-export type { RedisTaskStoreOptions, RedisTaskRecord, RedisTaskPatch, RedisTaskStatus, RedisChannelListener } from './taskStore.js';
+export type { RedisTaskStoreOptions, RedisChannelListener } from './taskStore.js';

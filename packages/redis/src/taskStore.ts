@@ -24,41 +24,9 @@
  *   and the window.
  */
 import { createHash } from 'node:crypto';
-import type { Logger } from '@reactor/host';
+import type { Logger, TaskAnswer, TaskCounts, TaskCreation, TaskLimits, TaskPatch, TaskRecord, TaskStore } from '@reactor/host';
 import type { RedisConnection } from './eventStore.js';
 import { allTasksKey, DEFAULT_KEY_PREFIX, nodeHeartbeatKey, nodeTasksKey, ownerTasksKey, taskKey, taskNodesKey, taskSignalsChannel } from './keys.js';
-
-/** A task's status, as on the wire. */
-export type RedisTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** One task, as the host stores it (the host's `TaskRecord`): times are epoch ms. */
-export interface RedisTaskRecord {
-  readonly taskId: string;
-  readonly owner: string;
-  readonly status: RedisTaskStatus;
-  readonly statusMessage?: string;
-  readonly createdAt: number;
-  readonly lastUpdatedAt: number;
-  readonly ttlMs: number;
-  readonly expiresAt: number;
-  readonly pollIntervalMs: number;
-  readonly inputRequests?: Readonly<Record<string, unknown>>;
-  readonly inputResponses?: Readonly<Record<string, unknown>>;
-  readonly result?: Readonly<Record<string, unknown>>;
-  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
-  readonly node?: string;
-  readonly origin?: Readonly<Record<string, unknown>>;
-}
-
-/** What `update` may change (`null` clears `inputRequests` / `inputResponses`). */
-export interface RedisTaskPatch {
-  readonly status?: RedisTaskStatus;
-  readonly statusMessage?: string;
-  readonly inputRequests?: Readonly<Record<string, unknown>> | null;
-  readonly inputResponses?: Readonly<Record<string, unknown>> | null;
-  readonly result?: Readonly<Record<string, unknown>>;
-  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
-}
 
 /** Options of {@link RedisTaskStore}. */
 export interface RedisTaskStoreOptions {
@@ -156,7 +124,7 @@ export function ownerDigest(owner: string): string {
 
 /** One read of a task's hash. */
 interface Snapshot {
-  readonly record: RedisTaskRecord;
+  readonly record: TaskRecord;
   readonly owner: string;
   readonly node: string;
   readonly version: string;
@@ -169,7 +137,7 @@ type WriteOutcome = 'written' | 'gone' | 'changed' | 'terminal' | 'alive';
  * The host's `TaskStore` over Redis: pass it as `createMcpApp({ tasks: { store } })`
  * (the command does, with `--redis-url`). Call {@link start} once.
  */
-export class RedisTaskStore {
+export class RedisTaskStore implements TaskStore {
   readonly name = 'redis';
   readonly nodeId: string;
   private readonly prefix: string;
@@ -178,7 +146,7 @@ export class RedisTaskStore {
   private readonly heartbeatTtlMs: number;
   private readonly maxTasks: number;
   /** Watchers on this replica, by task id: as many as the host watches (tasks it runs, streams it serves). */
-  private readonly watchers = new Map<string, Set<(record: RedisTaskRecord) => void>>();
+  private readonly watchers = new Map<string, Set<(record: TaskRecord) => void>>();
   private timer: NodeJS.Timeout | undefined;
   private reaping: Promise<void> | undefined;
 
@@ -212,7 +180,7 @@ export class RedisTaskStore {
     this.timer.unref();
   }
 
-  async create(record: RedisTaskRecord, limits: { readonly perOwner: number; readonly total: number }): Promise<{ readonly ok: true } | { readonly ok: false; readonly limit: 'owner' | 'total'; readonly count: number }> {
+  async create(record: TaskRecord, limits: TaskLimits): Promise<TaskCreation> {
     if (!TASK_ID.test(record.taskId)) throw new RangeError(`@reactor/redis: task id ${JSON.stringify(record.taskId.slice(0, 40))} is not one the host makes (up to 256 of A-Z a-z 0-9 _ . : ~ + / = -)`);
     const node = record.node ?? this.nodeId;
     const stored = { ...record, node };
@@ -226,16 +194,16 @@ export class RedisTaskStore {
     throw new Error(`@reactor/redis: task ${record.taskId} already exists in Redis (task ids are unique: is another service using key prefix "${this.prefix}"?)`);
   }
 
-  async get(taskId: string, owner: string): Promise<RedisTaskRecord | undefined> {
+  async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
     const snapshot = await this.read(taskId);
     return snapshot?.owner === owner ? snapshot.record : undefined;
   }
 
-  async update(taskId: string, patch: RedisTaskPatch): Promise<RedisTaskRecord | undefined> {
+  async update(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
     return await this.mutate(taskId, undefined, (record) => (isTerminal(record.status) ? undefined : applyPatch(record, patch)));
   }
 
-  async answer(taskId: string, owner: string, inputResponses: Readonly<Record<string, unknown>>): Promise<{ readonly outcome: 'accepted' | 'not-waiting'; readonly record: RedisTaskRecord } | undefined> {
+  async answer(taskId: string, owner: string, inputResponses: Readonly<Record<string, unknown>>): Promise<TaskAnswer | undefined> {
     let waiting = true;
     const record = await this.mutate(taskId, owner, (current) => {
       waiting = current.status === 'input_required' && current.inputRequests !== undefined;
@@ -252,7 +220,7 @@ export class RedisTaskStore {
     return record === undefined ? undefined : { outcome: waiting ? 'accepted' : 'not-waiting', record };
   }
 
-  async cancel(taskId: string, owner: string, statusMessage?: string): Promise<RedisTaskRecord | undefined> {
+  async cancel(taskId: string, owner: string, statusMessage?: string): Promise<TaskRecord | undefined> {
     return await this.mutate(taskId, owner, (record) => {
       if (isTerminal(record.status)) return undefined;
       const { inputRequests: _requests, inputResponses: _responses, ...rest } = record;
@@ -260,7 +228,7 @@ export class RedisTaskStore {
     });
   }
 
-  watch(taskId: string, listener: (record: RedisTaskRecord) => void): () => void {
+  watch(taskId: string, listener: (record: TaskRecord) => void): () => void {
     let set = this.watchers.get(taskId);
     if (!set) this.watchers.set(taskId, (set = new Set()));
     set.add(listener);
@@ -270,7 +238,7 @@ export class RedisTaskStore {
     };
   }
 
-  async counts(): Promise<{ readonly total: number; readonly active: number }> {
+  async counts(): Promise<TaskCounts> {
     const now = String(Date.now());
     const total = Number(await this.redis.eval(COUNT_SCRIPT, { keys: [allTasksKey(this.prefix)], arguments: [now] }));
     const nodes = await this.redis.zRange(taskNodesKey(this.prefix), 0, -1);
@@ -329,7 +297,7 @@ export class RedisTaskStore {
         return;
       }
       const { inputRequests: _requests, inputResponses: _responses, ...rest } = snapshot.record;
-      const failed: RedisTaskRecord = { ...rest, status: 'failed', statusMessage: message, error: { code: INTERNAL_ERROR, message }, lastUpdatedAt: Date.now() };
+      const failed: TaskRecord = { ...rest, status: 'failed', statusMessage: message, error: { code: INTERNAL_ERROR, message }, lastUpdatedAt: Date.now() };
       outcome = await this.write(snapshot, failed, heartbeat);
     }
     if (outcome === 'written') {
@@ -349,7 +317,7 @@ export class RedisTaskStore {
   }
 
   /** Compare-and-set of `snapshot`'s task to `record` (only while the heartbeat `heartbeat` is gone, when given). */
-  private async write(snapshot: Snapshot, record: RedisTaskRecord, heartbeat?: string): Promise<WriteOutcome> {
+  private async write(snapshot: Snapshot, record: TaskRecord, heartbeat?: string): Promise<WriteOutcome> {
     return (await this.redis.eval(WRITE_SCRIPT, {
       keys: [this.keyOf(record.taskId), nodeTasksKey(this.prefix, snapshot.node), heartbeat ?? this.keyOf(record.taskId)],
       arguments: [snapshot.version, JSON.stringify(record), record.status, record.taskId, heartbeat === undefined ? '0' : '1'],
@@ -361,7 +329,7 @@ export class RedisTaskStore {
    * `taskId`, again while another replica changed it meanwhile. Answers the
    * record as it now is; undefined when gone or not `owner`'s (when given).
    */
-  private async mutate(taskId: string, owner: string | undefined, change: (record: RedisTaskRecord) => RedisTaskRecord | undefined): Promise<RedisTaskRecord | undefined> {
+  private async mutate(taskId: string, owner: string | undefined, change: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       const snapshot = await this.read(taskId);
       if (!snapshot || (owner !== undefined && snapshot.owner !== owner)) return undefined;
@@ -379,7 +347,7 @@ export class RedisTaskStore {
   }
 
   /** Tells this replica's watchers (with `record` when known) and the other replicas that `taskId` changed. */
-  private async publish(taskId: string, record?: RedisTaskRecord): Promise<void> {
+  private async publish(taskId: string, record?: TaskRecord): Promise<void> {
     if (record) this.deliver(record);
     else await this.notify(taskId);
     await this.redis.publish(taskSignalsChannel(this.prefix), JSON.stringify({ origin: this.nodeId, taskId })).catch((error: unknown) => {
@@ -410,7 +378,7 @@ export class RedisTaskStore {
     }
   }
 
-  private deliver(record: RedisTaskRecord): void {
+  private deliver(record: TaskRecord): void {
     for (const listener of [...(this.watchers.get(record.taskId) ?? [])]) {
       try {
         listener(record);
@@ -422,7 +390,7 @@ export class RedisTaskStore {
 }
 
 /** `record` with `patch` applied, as the host's memory store applies it. */
-function applyPatch(record: RedisTaskRecord, patch: RedisTaskPatch): RedisTaskRecord {
+function applyPatch(record: TaskRecord, patch: TaskPatch): TaskRecord {
   const next: Record<string, unknown> = { ...record, lastUpdatedAt: Date.now() };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
@@ -433,13 +401,13 @@ function applyPatch(record: RedisTaskRecord, patch: RedisTaskPatch): RedisTaskRe
     delete next['inputRequests'];
     delete next['inputResponses'];
   }
-  return next as unknown as RedisTaskRecord;
+  return next as unknown as TaskRecord;
 }
 
-function parseRecord(raw: string): RedisTaskRecord | undefined {
+function parseRecord(raw: string): TaskRecord | undefined {
   try {
-    const value = JSON.parse(raw) as Partial<RedisTaskRecord> | null;
-    return typeof value === 'object' && value !== null && typeof value.taskId === 'string' && typeof value.status === 'string' && typeof value.expiresAt === 'number' ? (value as RedisTaskRecord) : undefined;
+    const value = JSON.parse(raw) as Partial<TaskRecord> | null;
+    return typeof value === 'object' && value !== null && typeof value.taskId === 'string' && typeof value.status === 'string' && typeof value.expiresAt === 'number' ? (value as TaskRecord) : undefined;
   } catch {
     return undefined;
   }

@@ -12,12 +12,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
-import { silentLogger } from '@reactor/host';
+import { silentLogger, type TaskRecord } from '@reactor/host';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisServerEventBus } from '../src/eventBus.js';
 import type { RedisConnection } from '../src/eventStore.js';
 import { nodeHeartbeatKey } from '../src/keys.js';
-import { RedisTaskStore, type RedisTaskRecord } from '../src/taskStore.js';
+import { RedisTaskStore } from '../src/taskStore.js';
 import { startRedis, type TestRedis } from './helpers/redisServer.js';
 
 let redis: TestRedis;
@@ -49,7 +49,7 @@ async function replica(nodeId: string, prefix: string, options: { reapIntervalMs
   return { store, client };
 }
 
-function task(owner: string, fields: Partial<RedisTaskRecord> = {}): RedisTaskRecord {
+function task(owner: string, fields: Partial<TaskRecord> = {}): TaskRecord {
   const now = Date.now();
   const ttlMs = fields.ttlMs ?? 60_000;
   return { taskId: randomUUID(), owner, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, expiresAt: now + ttlMs, pollIntervalMs: 500, ...fields };
@@ -105,7 +105,7 @@ describe('RedisTaskStore: changes reach the replica running the task', () => {
     const [a, b] = [await replica('node-a', prefix), await replica('node-b', prefix)];
     const record = task('alice');
     await a.store.create(record, LIMITS);
-    const seen = new Promise<RedisTaskRecord>((resolve) => a.store.watch(record.taskId, (r) => r.status === 'cancelled' && resolve(r)));
+    const seen = new Promise<TaskRecord>((resolve) => a.store.watch(record.taskId, (r) => r.status === 'cancelled' && resolve(r)));
 
     expect(await b.store.cancel(record.taskId, 'alice')).toMatchObject({ status: 'cancelled' });
     expect(await seen).toMatchObject({ taskId: record.taskId, status: 'cancelled', statusMessage: expect.stringContaining('tasks/cancel') });
@@ -124,7 +124,7 @@ describe('RedisTaskStore: changes reach the replica running the task', () => {
     expect(await b.store.answer(record.taskId, 'alice', { q1: 'early' })).toMatchObject({ outcome: 'not-waiting', record: { status: 'working' } });
 
     await a.store.update(record.taskId, { status: 'input_required', inputRequests: { q1: { method: 'elicitation/create' }, q2: { method: 'elicitation/create' } } });
-    const answered = new Promise<RedisTaskRecord>((resolve) => a.store.watch(record.taskId, (r) => r.inputResponses !== undefined && resolve(r)));
+    const answered = new Promise<TaskRecord>((resolve) => a.store.watch(record.taskId, (r) => r.inputResponses !== undefined && resolve(r)));
     const answer = await b.store.answer(record.taskId, 'alice', { q1: { action: 'accept' }, never: 'issued' });
     expect(answer).toMatchObject({ outcome: 'accepted', record: { inputRequests: { q2: {} }, inputResponses: { q1: { action: 'accept' } } } });
     const heard = await answered;
@@ -173,7 +173,7 @@ describe('RedisTaskStore: a replica that stops', () => {
     expect(await b.store.get(running.taskId, 'alice')).toMatchObject({ status: 'working' });
 
     // node-a stops (its heartbeat expires, here deleted): node-b fails its unfinished tasks, and says why.
-    const heard = new Promise<RedisTaskRecord>((resolve) => b.store.watch(running.taskId, resolve));
+    const heard = new Promise<TaskRecord>((resolve) => b.store.watch(running.taskId, resolve));
     await a.client.del(nodeHeartbeatKey(prefix, 'node-a'));
     await b.store.reap();
     const failed = await b.store.get(running.taskId, 'alice');

@@ -60,6 +60,8 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ...(auth.app ? { auth: auth.app } : {}),
     ...(redis ? { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck] } : {}),
     ...(redis?.sessions && options.sessions !== false ? { sessionRegistry: redis.sessions } : {}),
+    // Replicas share task records (their ids are signed with REACTOR_TASKS_SECRET, which they must share too).
+    ...(redis?.tasks ? { tasks: { store: redis.tasks } } : {}),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     path: options.path,
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
