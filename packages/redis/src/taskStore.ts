@@ -182,7 +182,8 @@ export class RedisTaskStore implements TaskStore {
 
   async create(record: TaskRecord, limits: TaskLimits): Promise<TaskCreation> {
     if (!TASK_ID.test(record.taskId)) throw new RangeError(`@reactor/redis: task id ${JSON.stringify(record.taskId.slice(0, 40))} is not one the host makes (up to 256 of A-Z a-z 0-9 _ . : ~ + / = -)`);
-    const node = record.node ?? this.nodeId;
+    // The work runs where the task is created: this node, whose heartbeat (the session registry's) the reaper watches.
+    const node = this.nodeId;
     const stored = { ...record, node };
     const reply = (await this.redis.eval(CREATE_SCRIPT, {
       keys: [this.keyOf(record.taskId), ownerTasksKey(this.prefix, ownerDigest(record.owner)), allTasksKey(this.prefix), nodeTasksKey(this.prefix, node), taskNodesKey(this.prefix)],
@@ -286,7 +287,7 @@ export class RedisTaskStore implements TaskStore {
 
   /** Fails `taskId` because its node `dead` stopped (only while its heartbeat is still gone). */
   private async fail(taskId: string, dead: string, heartbeat: string): Promise<void> {
-    const seconds = Math.round(this.heartbeatTtlMs / 100) / 10;
+    const seconds = Number((this.heartbeatTtlMs / 1000).toFixed(2));
     const message = `the replica ${dead} running this task stopped (no heartbeat for ${seconds} s); run it again`;
     let outcome: WriteOutcome = 'changed';
     for (let attempt = 0; attempt < WRITE_ATTEMPTS && outcome === 'changed'; attempt++) {
