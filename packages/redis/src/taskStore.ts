@@ -21,7 +21,12 @@
  * - The reaper: every heartbeat interval, each replica looks at the nodes
  *   with unfinished tasks; when one's heartbeat (the session registry's) is
  *   gone, its unfinished tasks become `failed` with a message naming the node
- *   and the window.
+ *   and the window — or, for a task the host marked `origin.retrySafe`, a live
+ *   replica with an {@link RedisTaskStore.onReclaim} listener takes it over and
+ *   runs it again. BullMQ's stalled-job detection would do the same job with a
+ *   second Redis client (ioredis) and a second liveness clock beside the
+ *   heartbeat every replica already keeps, and would run the work as a queue
+ *   job detached from the request's selection, principal and middleware.
  */
 import { createHash } from 'node:crypto';
 import type { Logger, TaskAnswer, TaskCounts, TaskCreation, TaskLimits, TaskPatch, TaskRecord, TaskStore } from '@reactor/host';
@@ -88,8 +93,10 @@ return {'created', all + 1}
 `;
 
 /**
- * KEYS: task, the set of the node running it (as read), heartbeat to check ('' key when none).
- * ARGV: version read, record, status, taskId, check heartbeat ('1': write only if it is gone).
+ * KEYS: task, the set of the node running it (as read), heartbeat to check (any key when none),
+ * the set of the node taking it over, nodes set.
+ * ARGV: version read, record, status, taskId, check heartbeat ('1': write only if it is gone),
+ * node taking it over ('' when it stays where it is).
  * Answers written | gone | changed | terminal | alive.
  */
 const WRITE_SCRIPT = `
@@ -101,6 +108,15 @@ if ARGV[5] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return 'alive' end
 redis.call('HSET', KEYS[1], 'record', ARGV[2], 'status', ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 if ARGV[3] == 'completed' or ARGV[3] == 'failed' or ARGV[3] == 'cancelled' then redis.call('ZREM', KEYS[2], ARGV[4]) end
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[1], 'node', ARGV[6])
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  local at = redis.call('PEXPIRETIME', KEYS[1])
+  for _, key in ipairs({KEYS[4], KEYS[5]}) do
+    redis.call('ZADD', key, 'GT', at, key == KEYS[4] and ARGV[4] or ARGV[6])
+    redis.call('PEXPIREAT', key, redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2])
+  end
+end
 return 'written'
 `;
 
@@ -147,6 +163,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly maxTasks: number;
   /** Watchers on this replica, by task id: as many as the host watches (tasks it runs, streams it serves). */
   private readonly watchers = new Map<string, Set<(record: TaskRecord) => void>>();
+  /** Who runs a reclaimed task again on this replica (see {@link onReclaim}). */
+  private readonly reclaimers = new Set<(record: TaskRecord) => void>();
   private timer: NodeJS.Timeout | undefined;
   private reaping: Promise<void> | undefined;
 
@@ -239,6 +257,19 @@ export class RedisTaskStore implements TaskStore {
     };
   }
 
+  /**
+   * Runs tasks again instead of failing them: when a replica stops while
+   * running a task whose `origin.retrySafe` is `true` (the host sets it for a
+   * tool that declares it is safe to run again), the first live replica with
+   * a `listener` takes the task over — `working` again, recorded as its own —
+   * and calls `listener` with the record, to run `origin` again. Without a
+   * listener, such a task fails like any other.
+   */
+  onReclaim(listener: (record: TaskRecord) => void): () => void {
+    this.reclaimers.add(listener);
+    return () => void this.reclaimers.delete(listener);
+  }
+
   async counts(): Promise<TaskCounts> {
     const now = String(Date.now());
     const total = Number(await this.redis.eval(COUNT_SCRIPT, { keys: [allTasksKey(this.prefix)], arguments: [now] }));
@@ -298,6 +329,17 @@ export class RedisTaskStore implements TaskStore {
         return;
       }
       const { inputRequests: _requests, inputResponses: _responses, ...rest } = snapshot.record;
+      if (snapshot.record.origin?.['retrySafe'] === true && this.reclaimers.size > 0) {
+        const again: TaskRecord = { ...rest, status: 'working', node: this.nodeId, statusMessage: `the replica ${dead} running this task stopped; running it again on ${this.nodeId}`, lastUpdatedAt: Date.now() };
+        outcome = await this.write(snapshot, again, heartbeat, true);
+        if (outcome === 'written') {
+          this.logger.warn({ task: taskId, node: dead }, `task ${taskId} was running on replica ${dead}, which stopped; its tool is safe to run again, so ${this.nodeId} runs it again`);
+          await this.publish(taskId, again);
+          for (const reclaim of [...this.reclaimers]) reclaim(again);
+          return;
+        }
+        continue;
+      }
       const failed: TaskRecord = { ...rest, status: 'failed', statusMessage: message, error: { code: INTERNAL_ERROR, message }, lastUpdatedAt: Date.now() };
       outcome = await this.write(snapshot, failed, heartbeat);
     }
@@ -317,11 +359,11 @@ export class RedisTaskStore implements TaskStore {
     return { record, owner, node, version };
   }
 
-  /** Compare-and-set of `snapshot`'s task to `record` (only while the heartbeat `heartbeat` is gone, when given). */
-  private async write(snapshot: Snapshot, record: TaskRecord, heartbeat?: string): Promise<WriteOutcome> {
+  /** Compare-and-set of `snapshot`'s task to `record` (only while the heartbeat `heartbeat` is gone, when given; moved to this node with `takeOver`). */
+  private async write(snapshot: Snapshot, record: TaskRecord, heartbeat?: string, takeOver = false): Promise<WriteOutcome> {
     return (await this.redis.eval(WRITE_SCRIPT, {
-      keys: [this.keyOf(record.taskId), nodeTasksKey(this.prefix, snapshot.node), heartbeat ?? this.keyOf(record.taskId)],
-      arguments: [snapshot.version, JSON.stringify(record), record.status, record.taskId, heartbeat === undefined ? '0' : '1'],
+      keys: [this.keyOf(record.taskId), nodeTasksKey(this.prefix, snapshot.node), heartbeat ?? this.keyOf(record.taskId), nodeTasksKey(this.prefix, this.nodeId), taskNodesKey(this.prefix)],
+      arguments: [snapshot.version, JSON.stringify(record), record.status, record.taskId, heartbeat === undefined ? '0' : '1', takeOver ? this.nodeId : ''],
     })) as WriteOutcome;
   }
 

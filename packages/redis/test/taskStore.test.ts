@@ -186,4 +186,24 @@ describe('RedisTaskStore: a replica that stops', () => {
     // node-a's late completion does not revive it.
     expect(await a.store.update(running.taskId, { status: 'completed', result: { content: [] } })).toMatchObject({ status: 'failed' });
   });
+
+  it('runs a retry-safe task again on a live replica that reclaims it (working, recorded as its own); fails the others', async () => {
+    const prefix = `reclaim-${randomUUID()}`;
+    const [a, b] = [await replica('node-a', prefix, { reapIntervalMs: 60_000 }), await replica('node-b', prefix, { reapIntervalMs: 60_000 })];
+    const safe = task('alice', { origin: { retrySafe: true, call: { name: 'index_space' } } });
+    const unsafe = task('alice', { origin: { call: { name: 'send_mail' } } });
+    for (const t of [safe, unsafe]) await a.store.create(t, LIMITS);
+    const reclaimed: TaskRecord[] = [];
+    b.store.onReclaim((record) => reclaimed.push(record));
+
+    await b.store.reap(); // node-a never had a heartbeat: it is gone
+    expect(reclaimed).toEqual([expect.objectContaining({ taskId: safe.taskId, status: 'working', node: 'node-b', origin: safe.origin })]);
+    expect(await a.store.get(safe.taskId, 'alice')).toMatchObject({ status: 'working', node: 'node-b', statusMessage: 'the replica node-a running this task stopped; running it again on node-b' });
+    expect(await a.store.get(unsafe.taskId, 'alice')).toMatchObject({ status: 'failed' });
+    // node-b's run settles it; a second pass finds nothing to do.
+    expect(await b.store.update(safe.taskId, { status: 'completed', result: { content: [] } })).toMatchObject({ status: 'completed', node: 'node-b' });
+    await b.store.reap();
+    expect(reclaimed).toHaveLength(1);
+    expect(await b.store.counts()).toEqual({ total: 2, active: 0 });
+  });
 });
