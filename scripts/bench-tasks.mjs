@@ -2,9 +2,11 @@
 // Task-store figures for docs/tasks.md and packages/redis/README.md (`pnpm bench:tasks`),
 // on loopback with a redis-server of its own (persistence off). It reports:
 //
-//  1. A task read (`TaskStore.get`, what `tasks/get` does after checking the id):
-//     the host's in-memory store vs `@reactor/redis`'s RedisTaskStore, p50 and p99,
-//     rounds alternating so both see the same machine load; the ratio.
+//  1. `tasks/get` over HTTP (2026-07-28, JSON-RPC on loopback) of a completed task,
+//     from two apps in this process built the same way but for their task store —
+//     the host's in-memory store and `@reactor/redis`'s RedisTaskStore — and the
+//     store read alone (`TaskStore.get`); p50 and p99, rounds alternating so both
+//     see the same machine load; the ratios.
 //  2. From `kill -9` of a replica running a task to the task's terminal status, seen
 //     by a watcher on a live replica: each round a child process (a replica's
 //     session registry heartbeat and task store, default 1 s heartbeat lasting 3 s)
@@ -17,6 +19,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
@@ -35,7 +38,7 @@ const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const require = createRequire(path.join(root, 'packages', 'redis', 'package.json'));
 const importFrom = async (specifier) => await import(pathToFileURL(require.resolve(specifier)).href);
 const REDIS_DIST = pathToFileURL(path.join(root, 'packages', 'redis', 'dist', 'index.js')).href;
-const { createMemoryTaskStore, silentLogger } = await importFrom('@reactor/host');
+const { buildHost, createMcpApp, createMemoryTaskStore, defineExtension, defineTool, silentLogger } = await importFrom('@reactor/host');
 const { createClient } = await importFrom('@redis/client');
 const { RedisTaskStore, RedisServerEventBus } = await import(REDIS_DIST);
 
@@ -95,10 +98,65 @@ try {
     const s = sorted(times[name]);
     reads[name] = { p50Ms: round(pct(s, 50)), p99Ms: round(pct(s, 99)) };
   }
+  // Over HTTP: an app per store, a completed task in each.
+  const SECRET = 'a-bench-tasks-secret-of-more-than-32-bytes';
+  const quick = defineTool({ name: 'quick', description: 'Answers at once.', inputSchema: {}, task: 'optional', handler: () => 'done' });
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } }, 'io.modelcontextprotocol/clientInfo': { name: 'bench-tasks', version: '1.0.0' } };
+  const post = async (url, method, params, name) => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }) });
+    const text = await response.text();
+    return JSON.parse(text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: ')).slice(6));
+  };
+  const apps = {};
+  for (const [name, store] of Object.entries(stores)) {
+    // A host per app: a host serves one app's tasks.
+    const host = await buildHost([defineExtension({ manifest: { name: 'bench', version: '1.0.0' }, tools: () => [quick] })], { logger: silentLogger });
+    // A wrapper: the app closes its store on close, and the bench closes the stores itself.
+    const app = createMcpApp(host, { tasks: { store: { ...Object.fromEntries(['create', 'get', 'update', 'answer', 'cancel', 'watch', 'counts'].map((m) => [m, store[m].bind(store)])), name: store.name, close: () => Promise.resolve() }, secret: SECRET } });
+    const server = createServer(app);
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${server.address().port}/mcp`;
+    const created = await post(url, 'tools/call', { name: 'quick', arguments: {} }, 'quick');
+    const taskId = created.result?.taskId;
+    if (!taskId) throw new Error(`${name}: tools/call made no task: ${JSON.stringify(created)}`);
+    for (;;) {
+      const got = await post(url, 'tasks/get', { taskId }, taskId);
+      if (got.result?.status === 'completed') break;
+      if (got.error || got.result?.status !== 'working') throw new Error(`${name}: tasks/get answered ${JSON.stringify(got)}`);
+    }
+    apps[name] = { url, taskId, app, server, host };
+  }
+  const http = { memory: [], redis: [] };
+  for (let done = 0; done < READS; done += 100) {
+    for (const name of Object.keys(stores)) {
+      const { url, taskId } = apps[name];
+      for (let i = 0; i < 100; i++) {
+        const t0 = performance.now();
+        const got = await post(url, 'tasks/get', { taskId }, taskId);
+        http[name].push(performance.now() - t0);
+        if (got.result?.status !== 'completed') throw new Error(`${name}: tasks/get answered ${JSON.stringify(got)}`);
+      }
+    }
+  }
+  for (const { app, server, host } of Object.values(apps)) {
+    await app.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await host.stop();
+  }
+  const overHttp = {};
+  for (const name of Object.keys(stores)) {
+    const s = sorted(http[name]);
+    overHttp[name] = { p50Ms: round(pct(s, 50)), p99Ms: round(pct(s, 99)) };
+  }
+  overHttp.ratioP50 = round(overHttp.redis.p50Ms / overHttp.memory.p50Ms, 2);
+  overHttp.ratioP99 = round(overHttp.redis.p99Ms / overHttp.memory.p99Ms, 2);
+  figures.tasksGet = { count: READS, ...overHttp };
+  console.log(`1. tasks/get over HTTP, ${READS} each: memory p50 ${overHttp.memory.p50Ms} ms p99 ${overHttp.memory.p99Ms} ms; redis p50 ${overHttp.redis.p50Ms} ms p99 ${overHttp.redis.p99Ms} ms (×${overHttp.ratioP50} / ×${overHttp.ratioP99})`);
   reads.ratioP50 = round(reads.redis.p50Ms / reads.memory.p50Ms, 1);
   reads.ratioP99 = round(reads.redis.p99Ms / reads.memory.p99Ms, 1);
   figures.reads = { count: READS, ...reads };
-  console.log(`1. task read (store.get), ${READS} each: memory p50 ${reads.memory.p50Ms} ms p99 ${reads.memory.p99Ms} ms; redis p50 ${reads.redis.p50Ms} ms p99 ${reads.redis.p99Ms} ms (×${reads.ratioP50} / ×${reads.ratioP99})`);
+  console.log(`   the store read alone (store.get), ${READS} each: memory p50 ${reads.memory.p50Ms} ms p99 ${reads.memory.p99Ms} ms; redis p50 ${reads.redis.p50Ms} ms p99 ${reads.redis.p99Ms} ms (×${reads.ratioP50} / ×${reads.ratioP99})`);
 
   // 2. kill -9 → terminal.
   const child = `
