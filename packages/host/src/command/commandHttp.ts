@@ -60,7 +60,7 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ...(auth.app ? { auth: auth.app } : {}),
     ...(redis ? { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck] } : {}),
     ...(redis?.sessions && options.sessions !== false ? { sessionRegistry: redis.sessions } : {}),
-    // Replicas share task records (their ids are signed with REACTOR_TASKS_SECRET, which they must share too).
+    // Tasks in Redis when @reactor/redis offers a store (any replica answers tasks/*; ids signed with REACTOR_TASKS_SECRET).
     ...(redis?.tasks ? { tasks: { store: redis.tasks } } : {}),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     path: options.path,

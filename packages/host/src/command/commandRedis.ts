@@ -44,7 +44,7 @@ export interface CommandRedis {
   readonly healthCheck: McpAppHealthCheck;
   /** Which replica holds each session (absent in @reactor/redis before session takeover). */
   readonly sessions?: SessionRegistry;
-  /** Task records every replica reads: `tasks/get`/`update`/`cancel` answered anywhere (absent in older @reactor/redis). */
+  /** Where tasks live, shared by the replicas (absent in @reactor/redis before tasks): passed as `createMcpApp`'s `tasks.store`. */
   readonly tasks?: TaskStore;
   /** Makes the host's enable/disable cluster-wide (absent in older @reactor/redis). */
   shareHostToggles?(host: McpHost): Promise<unknown>;
