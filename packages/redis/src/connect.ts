@@ -12,6 +12,7 @@ import { RedisServerEventBus } from './eventBus.js';
 import { RedisEventStore, type RedisConnection } from './eventStore.js';
 import { DEFAULT_KEY_PREFIX } from './keys.js';
 import { RedisSessionRegistry } from './sessionRegistry.js';
+import { RedisTaskStore } from './taskStore.js';
 import { RedisHostToggles } from './toggles.js';
 
 /** Options of {@link connectRedis}: what `reactor-mcp-server --redis-url` passes (`CommandRedisOptions`), and more. */
@@ -42,6 +43,12 @@ export interface ReactorRedis extends CommandRedis {
   readonly bus: RedisServerEventBus;
   /** Which node holds each session, and this node's heartbeat: pass as `createMcpApp({ sessionRegistry })`. */
   readonly sessions: RedisSessionRegistry;
+  /**
+   * MCP task records shared by every replica: pass as `createMcpApp({ tasks: { store } })`
+   * (the command does). Any replica answers `tasks/get`/`update`/`cancel`; a
+   * replica whose heartbeat expires has its unfinished tasks failed by the others.
+   */
+  readonly tasks: RedisTaskStore;
   /** `redis` under `/healthz` `checks`: not ok while either connection is down; its detail names the cluster's toggle revision once toggles are shared. */
   readonly healthCheck: McpAppHealthCheck;
   /**
@@ -97,11 +104,21 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Reacto
     ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}),
   });
   await sessions.start();
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 1_000;
+  const tasks = new RedisTaskStore(client, {
+    nodeId: sessions.nodeId,
+    logger,
+    reapIntervalMs: heartbeatIntervalMs,
+    heartbeatTtlMs: heartbeatIntervalMs * 3,
+    ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}),
+  });
+  await tasks.start((channel, onMessage, onReconnect) => bus.listen(channel, onMessage, onReconnect));
   let toggles: RedisHostToggles | undefined;
   return {
     eventStore,
     bus,
     sessions,
+    tasks,
     healthCheck: {
       name: 'redis',
       check: () =>
@@ -120,6 +137,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Reacto
       // Stopped, not released: a replica that closes without the app's close() (which releases) lets the heartbeat expire.
       sessions.stop();
       toggles?.stop();
+      await tasks.close();
       await bus.close();
       if (client.isReady) await client.close();
       else client.destroy();

@@ -15,3 +15,5 @@ export type { ClusterToggle, NodeToggleReport } from './toggles.js';
 export { connectClusterControl, readClusterStatus, parseHeartbeat, ClusterUnreachableError } from './clusterControl.js';
 export type { ClusterControl, ClusterControlOptions, ClusterNode, ClusterStatus } from './clusterControl.js';
 export { DEFAULT_KEY_PREFIX } from './keys.js';
+export { RedisTaskStore, ownerDigest } from './taskStore.js';
+export type { RedisTaskStoreOptions, RedisChannelListener } from './taskStore.js';

@@ -40,3 +40,33 @@ export function toggleRevisionKey(prefix: string): string {
 export function togglesChannel(prefix: string): string {
   return `${prefix}:toggles`;
 }
+
+/** The record of task `taskId` (a hash: `record`, `owner`, `node`, `status`, and `call` while it may be re-run). */
+export function taskKey(prefix: string, taskId: string): string {
+  return `${prefix}:task:${taskId}`;
+}
+
+/** The live tasks of one owner (a sorted set scored by expiry time, ms), `owner` being a digest of tenant and principal. */
+export function ownerTasksKey(prefix: string, owner: string): string {
+  return `${prefix}:tasks:owner:${owner}`;
+}
+
+/** Every live task (a sorted set scored by expiry time, ms): the total cap counts it. */
+export function allTasksKey(prefix: string): string {
+  return `${prefix}:tasks:all`;
+}
+
+/** The unfinished tasks node `nodeId` runs (a sorted set scored by expiry time, ms). */
+export function nodeTasksKey(prefix: string, nodeId: string): string {
+  return `${prefix}:tasks:node:${nodeId}`;
+}
+
+/** The nodes with unfinished tasks (a sorted set scored by their last task's expiry, ms): what the reaper looks at. */
+export function taskNodesKey(prefix: string): string {
+  return `${prefix}:tasks:nodes`;
+}
+
+/** The pub/sub channel carrying cancellations and input responses to the node running a task. */
+export function taskSignalsChannel(prefix: string): string {
+  return `${prefix}:tasks:signals`;
+}

@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMAND_HELP, parseCommandOptions, runCommand, type CommandDependencies, type RunningCommand } from './command.js';
 import { ErrorCodes } from '../kernel/errors.js';
+import { createMemoryTaskStore } from '../serve/http/tasks/memoryTaskStore.js';
 import { defineExtension, type ExtensionInput } from '../contract/extension.js';
 import type { Logger } from '../kernel/logger.js';
 import { HOST_VERSION } from '../kernel/version.js';
@@ -420,6 +421,8 @@ describe('runCommand', () => {
       eventStore: { forSession: () => ({ storeEvent: () => Promise.resolve('1'), replayEventsAfter: () => Promise.resolve('s') }), endSession: () => Promise.resolve() },
       bus: { publish: () => undefined, subscribe: () => () => undefined },
       healthCheck: { name: 'redis', check: () => ({ ok: true }) },
+      // The shared task store (a stand-in here): every replica's app answers tasks from it.
+      tasks: createMemoryTaskStore(),
       close: () => ((redisClosed = true), Promise.resolve()),
     };
     const connectRedis: CommandDependencies['connectRedis'] = ({ url, sessionIdleTimeoutMs, keyPrefix }) => (asked.push({ url, sessionIdleTimeoutMs, keyPrefix }), Promise.resolve(redis));
@@ -427,8 +430,10 @@ describe('runCommand', () => {
     const r = await start(['--redis-url', 'redis://127.0.0.1:6390', '--node-id', 'web-1', '--redis-key-prefix', 'shop:mcp'], d);
     expect(asked).toEqual([{ url: 'redis://127.0.0.1:6390', sessionIdleTimeoutMs: 30 * 60_000, keyPrefix: 'shop:mcp' }]);
     expect(app.made.options).toMatchObject({ eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck], nodeId: 'web-1' });
+    expect((app.made.options as { tasks?: { store?: unknown } }).tasks?.store).toBe(redis.tasks);
     await r.close();
     expect(redisClosed).toBe(true);
+    await redis.tasks.close();
   });
 
   it('passes the replay window and idle timeout to Redis and the app, and advertises where the other replicas reach this one', async () => {

@@ -23,6 +23,8 @@ export const NGINX_TEMPLATE = fileURLToPath(new URL('../../../../deploy/nginx.co
 const REPLICA = fileURLToPath(new URL('../fixtures/replica.mjs', import.meta.url));
 /** Every replica signs 2026-07-28 request state with this key. */
 const REQUEST_STATE_KEY = 'a-cluster-test-request-state-key-longer-than-32-bytes';
+/** Every replica signs task ids with this key. */
+const TASKS_SECRET = 'a-cluster-test-tasks-secret-longer-than-32-bytes';
 
 
 /** A process this test started. */
@@ -63,7 +65,7 @@ export interface Replica extends Started {
 /** Starts replica `name` on Redis `redisUrl` (more flags of the command in `flags`); resolves once it logged where it listens. */
 export async function startReplica(name: string, redisUrl: string, heartbeatMs: number, flags: readonly string[] = []): Promise<Replica> {
   const child = spawn(process.execPath, [REPLICA, '--port', '0', '--redis-url', redisUrl, '--node-id', name, '--log-level', 'info', '--no-catalog', ...flags], {
-    env: { PATH: process.env['PATH'], REACTOR_MCP_REQUEST_STATE_KEY: REQUEST_STATE_KEY, REACTOR_TEST_HEARTBEAT_MS: String(heartbeatMs) },
+    env: { PATH: process.env['PATH'], REACTOR_MCP_REQUEST_STATE_KEY: REQUEST_STATE_KEY, REACTOR_TASKS_SECRET: TASKS_SECRET, REACTOR_TEST_HEARTBEAT_MS: String(heartbeatMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const base = started(child);
