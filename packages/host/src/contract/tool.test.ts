@@ -227,6 +227,9 @@ describe('defineTool', () => {
       // Node fires a timer of more than 2^31-1 ms (or Infinity) after 1 ms: every call would time out at once.
       ['an Infinity timeoutMs', 'timeoutMs', Number.POSITIVE_INFINITY, 'has an invalid timeoutMs'],
       ['a timeoutMs beyond what a timer can wait (2^31 ms)', 'timeoutMs', 2 ** 31, 'has an invalid timeoutMs'],
+      // Task support is one of three words; `true` (FastMCP's spelling) would silently mean nothing.
+      ['a task support of true', 'task', true, 'has an invalid task'],
+      ['a task support that is not one of none/optional/required', 'task', 'always', 'has an invalid task'],
     ])('rejects %s with REACTOR_TOOL_INVALID naming the tool', (_label, field, value, problem) => {
       const error = thrown(() => defineTool(withField(field, value) as never));
       expect(error.code).toBe(ErrorCodes.TOOL_INVALID);
@@ -252,6 +255,7 @@ describe('defineTool', () => {
           toolset: 'spaces',
           meta: { 'acme/ui': 'table' },
           timeoutMs: 1500,
+          task: 'optional',
           icons: [{ src: 'https://example.com/icon.png' }],
         }),
       ).not.toThrow();

@@ -8,6 +8,7 @@ import { isInputRequiredResult } from './inputRequired.js';
 import { describeValue, ErrorCodes, ReactorError } from '../kernel/errors.js';
 import { isSchemaLike, isStandardSchema, type InferSchema, type SchemaLike } from './schema.js';
 import { isTimeLimit, MAX_TIMER_MS } from '../kernel/timeLimit.js';
+import { TASK_SUPPORT, type TaskReporter, type TaskSupport } from './task.js';
 
 export type { ToolAnnotations, CallToolResult, InputRequiredResult };
 
@@ -28,8 +29,10 @@ export type ToolContext = ServerContext & {
    * it says whose call this is: state a tool keeps for a caller belongs to both.
    */
   readonly tenant?: string;
-  /** Aborted on cancellation or time-out; the same as `mcpReq.signal`. */
+  /** Aborted on cancellation (`tasks/cancel` too) or time-out; the same as `mcpReq.signal`. */
   readonly signal: AbortSignal;
+  /** Present when the call runs as a task (2026-07-28 tasks extension): its id and `status(message)`. */
+  readonly task?: TaskReporter;
 };
 
 /**
@@ -69,6 +72,11 @@ export interface ToolSpec<Args = Record<string, unknown>, Result = unknown, Outp
    * `_meta`. Names follow the same rule as `name`.
    */
   readonly aliases?: readonly string[];
+  /**
+   * Whether the tool may run as a task (`io.modelcontextprotocol/tasks`, 2026-07-28):
+   * `'none'` (default), `'optional'` (a task when the client opts in), `'required'`.
+   */
+  readonly task?: TaskSupport;
   /** Icons for clients that show them. */
   readonly icons?: ReadonlyArray<{ src: string; mimeType?: string; sizes?: string[] }>;
   /** The handler: an ordinary function. */
@@ -185,6 +193,9 @@ export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string)
       }
       seen.add(alias as string);
     }
+  }
+  if (spec.task !== undefined && !TASK_SUPPORT.includes(spec.task)) {
+    fail('has an invalid task', `one of ${TASK_SUPPORT.map((t) => `"${t}"`).join(', ')}`, describeValue(spec.task), 'task: "optional" runs it as a task when the client opts in');
   }
   if (spec.timeoutMs !== undefined && !isTimeLimit(spec.timeoutMs)) {
     fail('has an invalid timeoutMs', `a positive, finite number of milliseconds up to ${MAX_TIMER_MS}`, describeValue(spec.timeoutMs), 'leave it out to use the host default');

@@ -16,6 +16,7 @@ import { normalizeAllowedHost } from './guards.js';
 import type { ServerCardOptions } from './serverCard.js';
 import type { SessionScopedEventStore } from './sessions/sessionEventStore.js';
 import type { SessionRegistry } from './sessions/sessionRegistry.js';
+import type { McpAppTaskOptions } from './tasks/taskStore.js';
 import { SESSION_OPTION_KEYS, type McpAppSessionOptions } from './sessions/sessions.js';
 
 /** Default request body limit: 4 MiB. */
@@ -73,6 +74,12 @@ export interface McpAppOptions {
    * `@reactor/redis`'s `connectRedis` gives one (`sessions`).
    */
   readonly sessionRegistry?: SessionRegistry;
+  /**
+   * Tasks (2026-07-28, `io.modelcontextprotocol/tasks`): where they live
+   * (`store`, default in memory), the key their ids are signed with, TTL,
+   * poll interval and caps. `false` turns the extension off.
+   */
+  readonly tasks?: McpAppTaskOptions | false;
   /** The tenant of a request: its own blueprints and extensions (`manifest.tenants`). */
   readonly tenant?: (req: IncomingMessage) => string | undefined;
   /**
@@ -205,6 +212,7 @@ export const APP_OPTION_KEYS: OptionKeys<McpAppOptions> = {
   accessLog: true,
   logPayloads: true,
   sessionRegistry: true,
+  tasks: true,
   fastPath: true,
   dynamicToolsets: true,
 };
