@@ -16,7 +16,7 @@
  * answer whether it comes as JSON or as an SSE stream.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, type CreateTaskSessionFromClientOptions, type JsonRpcResponse, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
+import { createTaskSessionFromClient, type CreateTaskSessionFromClientOptions, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
 
 const PROTOCOL_VERSION = '2026-07-28';
 
@@ -66,7 +66,8 @@ export function httpRequestCoordinator(url: URL, headers: Record<string, string>
     if (answer === undefined) throw new Error(`no JSON-RPC answer to ${method} (HTTP ${response.status})`);
     if (isObject(answer['error'])) {
       const error = answer['error'];
-      return { kind: 'error', error: { code: Number(error['code']), message: String(error['message']), ...(error['data'] !== undefined ? { data: error['data'] } : {}) } } as JsonRpcResponse;
+      const message = typeof error['message'] === 'string' ? error['message'] : `JSON-RPC error ${JSON.stringify(error['code'])}`;
+      return { kind: 'error', error: { code: Number(error['code']), message, ...(error['data'] !== undefined ? { data: error['data'] } : {}) } };
     }
     return { kind: 'result', result: answer['result'] ?? null };
   };
