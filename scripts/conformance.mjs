@@ -319,6 +319,9 @@ function report(line, { scenarios, unscored }, resultsDir) {
   const scored = scenarios.filter((s) => !unscored.has(s));
   const scoredPassed = scored.filter((s) => passed.includes(s)).length;
   const scoredNote = unscored.size > 0 ? `; ${scoredPassed}/${scored.length} scored passed, ${scenarios.length - scored.length} unscored (${[...new Set(unscored.values())].join(', ')})` : '';
+  // The tasks extension's scenarios (SEP-2663), unscored by the 2026-07-28 set: each named, pass or fail.
+  const tasks = scenarios.filter((s) => s.startsWith('tasks-'));
+  if (tasks.length > 0) log(`${tag} tasks-* (${tasks.filter((s) => passed.includes(s)).length} of ${tasks.length} passed): ${tasks.map((s) => `${passed.includes(s) ? '✓' : '✗'} ${s}`).join(', ')}`);
   const summary = `${tag} (${line.pkg}): ${passed.length} passed, ${failed.length} failed (of ${scenarios.length} scenarios${scoredNote})${expected.length ? `; ${expected.length} failure(s) expected by the baseline` : ''}${unexpected.length ? `; ${unexpected.length} UNEXPECTED` : ''}`;
   return { summary, failed: unexpected.length > 0 };
 }

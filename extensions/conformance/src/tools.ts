@@ -12,6 +12,7 @@ import {
 } from './contentTools.js';
 import { testCustomHeader, testLoggingTool, testMissingCapability, testStreamingElicitation, triggerTools, type ConformanceTriggers } from './diagnosticTools.js';
 import { inputRequiredTools } from './inputRequiredTools.js';
+import { taskTools } from './taskTools.js';
 import { testReconnection, testToolWithLogging, testToolWithProgress } from './notifyingTools.js';
 
 /**
@@ -20,7 +21,7 @@ import { testReconnection, testToolWithLogging, testToolWithProgress } from './n
  * typed at the contract's `never`.
  */
 export function conformanceToolsWith(triggers: ConformanceTriggers | undefined): ReadonlyArray<ToolSpec<never>> {
-  return [...baseTools, ...inputRequiredTools, testMissingCapability, testStreamingElicitation, testLoggingTool, testCustomHeader, ...triggerTools(triggers)] as ReadonlyArray<ToolSpec<never>>;
+  return [...baseTools, ...inputRequiredTools, ...taskTools, testMissingCapability, testStreamingElicitation, testLoggingTool, testCustomHeader, ...triggerTools(triggers)] as ReadonlyArray<ToolSpec<never>>;
 }
 
 const baseTools = [

@@ -14,7 +14,12 @@
  * `statusMessage`. Cancellation (`tasks/cancel`, TTL) aborts `ctx.signal`, as a
  * cancelled call does. Input during a task is the multi-round-trip pattern:
  * return `inputRequired(...)`, and the answers come back (through
- * `tasks/update`) as `ctx.mcpReq.inputResponses` on the next round.
+ * `tasks/update`) as `ctx.mcpReq.inputResponses` on the next round. Input
+ * needed *before* the work starts is asked by `beforeTask` (optional), in the
+ * call itself: it returns `inputRequired(...)` until it has what it needs, then
+ * nothing; the task's handler then sees those answers as
+ * `ctx.mcpReq.inputResponses` (SEP-2663: multi-round-trip exchanges resolved
+ * synchronously before the `CreateTaskResult`).
  */
 
 /** Whether a tool may run as a task: never, when the client opts in, or only as one. */
@@ -25,6 +30,13 @@ export const TASK_SUPPORT: readonly TaskSupport[] = ['none', 'optional', 'requir
 
 /** The extension's identifier, as advertised and as clients opt in. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * @internal Marks the context of a tool's `beforeTask` round (set by the host
+ * when a call is about to become a task; read by the served tool to call
+ * `beforeTask` rather than the handler). Not exported from the package.
+ */
+export const TASK_PRELUDE: unique symbol = Symbol('reactor.task.prelude');
 
 /** `ctx.task`: present when the call runs as a task. */
 export interface TaskReporter {

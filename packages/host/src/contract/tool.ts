@@ -77,6 +77,13 @@ export interface ToolSpec<Args = Record<string, unknown>, Result = unknown, Outp
    * `'none'` (default), `'optional'` (a task when the client opts in), `'required'`.
    */
   readonly task?: TaskSupport;
+  /**
+   * With `task`: runs in the call, before it becomes a task (the client opted in).
+   * Return `inputRequired(...)` to ask for input first (answered in the call,
+   * multi-round-trip); return nothing to go on: the task starts, its handler
+   * seeing those answers as `ctx.mcpReq.inputResponses`.
+   */
+  readonly beforeTask?: ToolHandler<Args, unknown>;
   /** Icons for clients that show them. */
   readonly icons?: ReadonlyArray<{ src: string; mimeType?: string; sizes?: string[] }>;
   /** The handler: an ordinary function. */
@@ -196,6 +203,9 @@ export function assertValidToolSpec(spec: ToolSpec<unknown>, extension?: string)
   }
   if (spec.task !== undefined && !TASK_SUPPORT.includes(spec.task)) {
     fail('has an invalid task', `one of ${TASK_SUPPORT.map((t) => `"${t}"`).join(', ')}`, describeValue(spec.task), 'task: "optional" runs it as a task when the client opts in');
+  }
+  if (spec.beforeTask !== undefined && typeof spec.beforeTask !== 'function') {
+    fail('has an invalid beforeTask', 'a function (args, ctx) => inputRequired(…) | undefined', describeValue(spec.beforeTask), 'leave it out unless the tool asks for input before its task starts');
   }
   if (spec.timeoutMs !== undefined && !isTimeLimit(spec.timeoutMs)) {
     fail('has an invalid timeoutMs', `a positive, finite number of milliseconds up to ${MAX_TIMER_MS}`, describeValue(spec.timeoutMs), 'leave it out to use the host default');

@@ -31,6 +31,7 @@ import { createRequestStateSeal, type RequestStateSeal } from './mint/requestSta
 import { Registry, type ExtensionRecord, type RegistryContext } from './registry/registry.js';
 import { offeringFor, resolveOfferings, selectOfferings, type Offering } from './build/resolve.js';
 import { mintServer, mintServerNow, type MintBounds, type MintOptions } from './mint/mint.js';
+import type { TaskRuntime } from './mint/tasks.js';
 import { requestTelemetry, type RequestTelemetry } from '../telemetry/requestTelemetry.js';
 import { Subscriptions } from './mint/subscriptions.js';
 import { activationKey, activeToolsets, EMPTY_SELECTION, namesInSelection, onToolset, unknownNames, type Selection } from '../selection/selection.js';
@@ -40,7 +41,7 @@ import { isTimeLimit } from '../kernel/timeLimit.js';
 import type { ToolSpec } from '../contract/tool.js';
 import { composeInstructions, deniedToolsets, type Toolset } from '../contract/toolset.js';
 import { HOST_VERSION } from '../kernel/version.js';
-import { BUILT_BLUEPRINT, HOST_BUILD_NOW, HOST_CACHE_SIZES, HOST_TOKEN_COUNTER, HOST_NOTIFY_SUBSCRIBED_SESSIONS, HOST_REQUEST_TELEMETRY, HOST_STARTUP_PROBLEMS, HOST_STATS, HOST_USAGE } from './internals.js';
+import { BUILT_BLUEPRINT, HOST_TASKS, HOST_BUILD_NOW, HOST_CACHE_SIZES, HOST_TOKEN_COUNTER, HOST_NOTIFY_SUBSCRIBED_SESSIONS, HOST_REQUEST_TELEMETRY, HOST_STARTUP_PROBLEMS, HOST_STATS, HOST_USAGE } from './internals.js';
 
 export type { HostOptions, BuildOptions, DescribeOptions } from './hostOptions.js';
 export type { BuiltServer } from './build/builtServer.js';
@@ -74,6 +75,8 @@ export class McpHost {
   private readonly dynamicTools: ServedTool[];
   /** @internal The tokenizer `list_available_toolsets` counts with (the HTTP app's `tokenCounter`); none: no token figures. */
   [HOST_TOKEN_COUNTER]: TokenCounter | undefined;
+  /** @internal The tasks engine of the HTTP app serving this host (2026-07-28 tasks extension); none: no tasks. */
+  [HOST_TASKS]: TaskRuntime | undefined;
 
   constructor(options: HostOptions = {}) {
     assertKnownKeys(options, HOST_OPTION_KEYS, 'buildHost');
@@ -315,6 +318,7 @@ export class McpHost {
       stats: this[HOST_STATS],
       requestState: this.requestState,
       telemetry: this.telemetry,
+      tasks: () => this[HOST_TASKS],
     };
     return {
       now: (selection: Selection) => mintServerNow(blueprint, selection, options).server,

@@ -37,3 +37,6 @@ export const BUILT_BLUEPRINT: unique symbol = Symbol('reactor.built.blueprint');
 
 /** The tokenizer the dynamic-toolset tools count with (set by the HTTP app from its `tokenCounter`). */
 export const HOST_TOKEN_COUNTER: unique symbol = Symbol('reactor.host.tokenCounter');
+
+/** The tasks engine (2026-07-28 tasks extension) set by the HTTP app and read when a server is minted (`host/mint/tasks.ts`). */
+export const HOST_TASKS: unique symbol = Symbol('reactor.host.tasks');

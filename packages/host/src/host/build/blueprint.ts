@@ -20,6 +20,7 @@ import type { ToolFilter } from '../../selection/toolFilter.js';
 import { isThenable } from '../../kernel/thenable.js';
 import { withTimeout } from '../../kernel/timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from '../../contract/tool.js';
+import { TASK_PRELUDE } from '../../contract/task.js';
 import { CallSignal, withCallSignal } from './callSignal.js';
 
 /** The name of the host's toolset-listing tool (`listToolsets.ts`); defined here because a blueprint's own code keeps it through tool filters and collisions. */
@@ -172,7 +173,9 @@ export function serveTool(
     let timedOut: Error | undefined;
     const onTimeout = () => (timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`));
     try {
-      const value = await withTimeout(() => (custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, onTimeout);
+      // A call about to become a task runs the tool's `beforeTask` (its input asked in the call) instead of its handler.
+      const prelude = spec.beforeTask !== undefined && (sdkCtx as { [TASK_PRELUDE]?: true })[TASK_PRELUDE] === true ? spec.beforeTask : undefined;
+      const value = await withTimeout(() => (prelude ? prelude(args, ctx) : custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, onTimeout);
       const result = toCallToolResult(value, spec.outputSchema !== undefined);
       // Not the tool's answer yet: the client fulfils the input requests and calls again.
       if (isInputRequiredResult(result)) return result;

@@ -35,12 +35,13 @@ import type { RequestStateSeal } from './requestState.js';
 import { installContent } from './serverContent.js';
 import type { Subscriptions } from './subscriptions.js';
 import { ServerToolTable } from './toolTable.js';
-import { rememberToolsCall } from './sdkInternals.js';
+import { AnswerInstead, answerThrownResults, rememberToolsCall, wrapHandlerOf } from './sdkInternals.js';
+import { installTaskMethods, taskOrCall, type TaskRuntime, type TaskToolsCall } from './tasks.js';
 import type { KnownOffering, RequestTelemetry } from '../../telemetry/requestTelemetry.js';
 import { networkTransportOf } from '../../telemetry/requestRecord.js';
 
 /** A `tools/call` request as the host's handler reads it. */
-type ToolsCall = { params: { name: string; arguments?: Record<string, unknown> | undefined } };
+type ToolsCall = TaskToolsCall;
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
 export type ServerFactory = (name: string, instructions: string) => McpServer;
@@ -59,6 +60,8 @@ export interface MintOptions {
   readonly requestState: RequestStateSeal;
   /** Spans for tools/call, prompts/get and resources/read; `undefined` (the default) wraps nothing. */
   readonly telemetry?: RequestTelemetry | undefined;
+  /** The tasks engine (2026-07-28 tasks extension) the HTTP app set, read when a server is minted; none: no tasks. */
+  readonly tasks?: (() => TaskRuntime | undefined) | undefined;
 }
 
 /** What a minted server knows of its connection beyond the selection. */
@@ -117,9 +120,32 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   low.registerCapabilities({ tools: blueprint.dynamic === true ? { listChanged: true } : {}, logging: {} });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
+  const tasks = options.tasks?.();
+  if (tasks) installTaskMethods(server, tasks, connection);
   /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */
   const callTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool | undefined) => {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    // A tool that may run as a task: refused (required, no opt-in), made a task, or answered here.
+    if (tool.spec.task !== undefined && tool.spec.task !== 'none') {
+      const task = await taskOrCall(tasks, { tool, request, ctx, connection, run: (roundCtx) => taskRound(request, roundCtx, tool) });
+      // A CreateTaskResult (`resultType: "task"`) in lieu of the CallToolResult, answered as it is (not parsed as one).
+      if (task !== undefined) {
+        // `beforeTask` asking for input: the call's own (sealed) input-required answer.
+        if (isInputRequiredResult(task)) return task;
+        throw new AnswerInstead(task);
+      }
+    }
+    return await runTool(request, ctx, tool);
+  };
+  /** One round of a task: the call's round, its result then checked and completed by the SDK's own `tools/call` wrapper, as the call's would be (a result it refuses fails the task with its error). */
+  const taskRound = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool): Promise<Record<string, unknown>> => {
+    const answer = await runTool(request, ctx, tool);
+    if (!sdkWrap || isInputRequiredResult(answer)) return answer as Record<string, unknown>;
+    return (await sdkWrap('tools/call', () => Promise.resolve(answer))({ method: 'tools/call', params: request.params } as never, ctx)) as Record<string, unknown>;
+  };
+  const sdkWrap = tasks ? wrapHandlerOf(server) : undefined;
+  /** One round of a call of `tool`: requestState, middleware, the served tool, the result projected (a task's rounds too). */
+  const runTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool) => {
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
     const target = `tools/call:${tool.name}`;
     const opened = await requestState.open(ctx, target);
@@ -138,6 +164,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
       }
     : (request: ToolsCall, ctx: ServerContext) => callTool(request, ctx, table.get(request.params.name));
   low.setRequestHandler('tools/call', toolsCall);
+  if (tasks) answerThrownResults(server);
   // A shared 2026-07-28 server may answer through it without the SDK's per-call parses (leanToolsCall.ts).
   rememberToolsCall(server, toolsCall);
   // Hooks and the SDK's 2026 edge look tools up by name; answer from the shared table.

@@ -330,3 +330,29 @@ export function rememberToolsCall<R>(server: McpServer, handler: (request: R, ct
 export function rememberedToolsCall(server: McpServer): RememberedToolsCall | undefined {
   return (server as McpServer & { [TOOLS_CALL]?: RememberedToolsCall })[TOOLS_CALL];
 }
+
+/**
+ * Lets `server`'s `tools/call` answer a result its handler throws as an
+ * {@link AnswerInstead} — the tasks extension's `CreateTaskResult`, which the
+ * SDK's wrapper (see `_wrapHandler`) would fill with `content: []` and parse
+ * as a `CallToolResult`. The SDK's wrapper stays in place around the handler;
+ * this one only catches that throw. Called before {@link rememberToolsCall}.
+ */
+export function answerThrownResults(server: McpServer): void {
+  const handlers = requestHandlersOf(server);
+  const wrapper = handlers?.get('tools/call');
+  if (!handlers || typeof wrapper !== 'function') return;
+  handlers.set('tools/call', async (request, ctx) => {
+    try {
+      return await wrapper(request, ctx);
+    } catch (thrown) {
+      if (thrown instanceof AnswerInstead) return thrown.result as Awaited<ReturnType<RequestHandler>>;
+      throw thrown;
+    }
+  });
+}
+
+/** Thrown by a `tools/call` handler to answer `result` as it is (see {@link answerThrownResults}). Not an `Error`: no stack is captured. */
+export class AnswerInstead {
+  constructor(readonly result: Record<string, unknown>) {}
+}

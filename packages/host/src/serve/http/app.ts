@@ -9,7 +9,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { InMemoryServerEventBus, type AuthInfo } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../kernel/errors.js';
 import type { McpHost } from '../../host/host.js';
-import { HOST_REQUEST_TELEMETRY, HOST_STATS, HOST_TOKEN_COUNTER } from '../../host/internals.js';
+import { HOST_REQUEST_TELEMETRY, HOST_STATS, HOST_TASKS, HOST_TOKEN_COUNTER } from '../../host/internals.js';
 import { mergeSelections, parseSelection, withToolFilters, type Selection } from '../../selection/selection.js';
 
 const DYNAMIC_ON = parseSelection('dynamic');
@@ -32,6 +32,7 @@ import { SelectionMemo } from './selectionMemo.js';
 import { SERVER_CARD_SUFFIX, serverCard, serverCardResponse } from './serverCard.js';
 import { SessionStore } from './sessions/sessions.js';
 import { UnknownNameLog } from './unknownNames.js';
+import { TaskEngine } from './tasks/taskEngine.js';
 
 /**
  * A Node request listener serving a host, with `close()`. Usable wherever a
@@ -151,6 +152,12 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus, resolved.readOnly);
   // `list_available_toolsets` counts with the same tokenizer as `/toolsets` and the catalog.
   if (options.tokenCounter) host[HOST_TOKEN_COUNTER] = options.tokenCounter;
+  // Tasks (2026-07-28): the servers minted for this host serve them through this app's engine and store.
+  const tasks = resolved.tasks ? new TaskEngine(resolved.tasks, logger.child({ component: 'tasks' }), resolved.nodeId) : undefined;
+  host[HOST_TASKS] = tasks;
+  if (tasks && !resolved.tasks!.sharedSecret && resolved.tasks!.store.name !== 'memory') {
+    logger.warn({ store: tasks.storeName }, `task ids are signed with a random per-process key although the task store "${tasks.storeName}" is shared: other replicas will refuse this one's task ids; give every replica the same tasks.secret (REACTOR_TASKS_SECRET)`);
+  }
   const stopPublishing = publishHostChanges(host, bus, (error) => logger.warn({ err: error instanceof Error ? error : undefined }, `telling this replica's sessions of another replica's resource update failed: ${errorMessage(error)}`));
   const fastPathOn = resolved.fastPath;
   const sharedServers = new SharedServers(host[HOST_STATS]);
@@ -209,7 +216,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     if (route.kind === 'metadata') return auth?.metadata(request) ?? new Response(NOT_FOUND, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
     if (route.kind === 'healthz') {
       const authInfo = await authenticate(request, auth?.protectHealthz === true);
-      return authInfo instanceof Response ? authInfo : healthzResponse(host, closing !== undefined, resolved.healthChecks);
+      return authInfo instanceof Response ? authInfo : healthzResponse(host, closing !== undefined, resolved.healthChecks, tasks && { store: tasks.storeName, running: tasks.running });
     }
     if (route.kind === 'toolsets') {
       // Unprotected, a presented token still counts: it decides which toolsets are denied.
@@ -405,7 +412,8 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
         timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
         timer.unref();
       });
-      await Promise.race([Promise.allSettled([endpoint.close(), sharedServers.close(), sessions?.close(CLOSE_TIMEOUT_MS)]), bound]);
+      await Promise.race([Promise.allSettled([endpoint.close(), sharedServers.close(), sessions?.close(CLOSE_TIMEOUT_MS), tasks?.close()]), bound]);
+      if (host[HOST_TASKS] === tasks) host[HOST_TASKS] = undefined;
       clearTimeout(timer);
       logger.debug({}, 'MCP app closed');
     })());

@@ -30,6 +30,8 @@ export interface HealthzBody {
   closing?: true;
   /** The app's `healthChecks`, by name (absent when it has none). */
   checks?: Record<string, { ok: boolean; detail?: string }>;
+  /** Tasks (2026-07-28 extension): the task store's name and how many tasks this node runs now (absent when tasks are off). */
+  tasks?: { store: string; running: number };
 }
 
 /**
@@ -39,7 +41,7 @@ export interface HealthzBody {
  * fix it. It is 503 once `close()` started, so a load balancer drains the
  * instance.
  */
-export function healthzResponse(host: McpHost, closing: boolean, healthChecks: readonly McpAppHealthCheck[] = []): Response {
+export function healthzResponse(host: McpHost, closing: boolean, healthChecks: readonly McpAppHealthCheck[] = [], tasks?: { store: string; running: number }): Response {
   const report = host.report();
   const checks: Record<string, { ok: boolean; detail?: string }> = {};
   for (const c of healthChecks) {
@@ -61,6 +63,7 @@ export function healthzResponse(host: McpHost, closing: boolean, healthChecks: r
     problems: report.problems.length,
     ...(closing ? { closing: true as const } : {}),
     ...(healthChecks.length > 0 ? { checks } : {}),
+    ...(tasks ? { tasks } : {}),
   };
   return Response.json(body, { status: closing ? 503 : 200, headers: { 'cache-control': 'no-store' } });
 }

@@ -17,6 +17,7 @@ import type { ServerCardOptions } from './serverCard.js';
 import type { SessionScopedEventStore } from './sessions/sessionEventStore.js';
 import type { SessionRegistry } from './sessions/sessionRegistry.js';
 import type { McpAppTaskOptions } from './tasks/taskStore.js';
+import { resolveTaskSettings, type TaskSettings } from './tasks/taskEngine.js';
 import { SESSION_OPTION_KEYS, type McpAppSessionOptions } from './sessions/sessions.js';
 
 /** Default request body limit: 4 MiB. */
@@ -247,6 +248,8 @@ export interface ResolvedAppOptions {
   readonly logPayloads: boolean;
   readonly sessionRegistry: SessionRegistry | undefined;
   readonly fastPath: boolean;
+  /** The tasks extension's settings; undefined when `tasks: false`. */
+  readonly tasks: TaskSettings | undefined;
 }
 
 function invalid(option: string, problem: string, received: unknown, expected: string, hint?: string): ReactorError {
@@ -377,6 +380,7 @@ export function resolveAppOptions(options: McpAppOptions): ResolvedAppOptions {
     logPayloads: options.logPayloads === true,
     sessionRegistry: sessionRegistryOption(options.sessionRegistry, sessions !== undefined),
     fastPath: fastPathOption(options.fastPath),
+    tasks: tasksOption(options.tasks),
   };
 }
 
@@ -416,4 +420,10 @@ function healthChecksOption(value: unknown): readonly McpAppHealthCheck[] {
   const valid = Array.isArray(value) && value.every((c: unknown) => typeof c === 'object' && c !== null && typeof (c as McpAppHealthCheck).name === 'string' && typeof (c as McpAppHealthCheck).check === 'function');
   if (!valid) throw invalid('healthChecks', 'is not a list of checks', value, 'an array of { name, check() }');
   return value as readonly McpAppHealthCheck[];
+}
+
+function tasksOption(value: unknown): TaskSettings | undefined {
+  if (value === false) return undefined;
+  if (value !== undefined && (typeof value !== 'object' || value === null)) throw invalid('tasks', 'is not a tasks setting', value, 'false, or { store, secret, ttlMs, pollIntervalMs, maxPerPrincipal, maxTotal }');
+  return resolveTaskSettings((value ?? {}) as McpAppTaskOptions, process.env, invalid);
 }

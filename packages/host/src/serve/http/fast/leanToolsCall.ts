@@ -43,7 +43,7 @@
  */
 import { isInputRequiredResult, type McpServer, SERVER_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import type { HostStats } from '../../../kernel/stats.js';
-import { isStockServer, outboundServerInfoOf, rememberedToolsCall, requestHandlersOf, wrapHandlerOf, type RequestHandler } from '../../../host/mint/sdkInternals.js';
+import { AnswerInstead, isStockServer, outboundServerInfoOf, rememberedToolsCall, requestHandlersOf, wrapHandlerOf, type RequestHandler } from '../../../host/mint/sdkInternals.js';
 
 export type { RequestHandler };
 type ToolsCallRequest = Parameters<RequestHandler>[0];
@@ -80,6 +80,8 @@ export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 
     try {
       result = await host(request, ctx);
     } catch (error) {
+      // A task's CreateTaskResult, answered as it is (as `answerThrownResults` does on the SDK's path).
+      if (error instanceof AnswerInstead) return error.result;
       return replay(request, ctx, { error });
     }
     const stamped = stampedPlainResult(result, serverInfo());

@@ -1,0 +1,376 @@
+/**
+ * The tasks engine of one HTTP app (2026-07-28, `io.modelcontextprotocol/tasks`):
+ * signs task ids, keeps records in the {@link TaskStore}, runs each task's work
+ * on this node and answers `tasks/get`, `tasks/update` and `tasks/cancel`.
+ *
+ * A task's work is the call itself, round by round, through the same path a
+ * `tools/call` takes (middleware, tool extensions, handler), with the call's
+ * selection, tenant and principal; only its signal is the task's (aborted by
+ * `tasks/cancel`, wherever the store says it was made, and at its TTL) and its
+ * progress notifications become the task's `statusMessage`. A round that
+ * answers `inputRequired(...)` parks the task in `input_required` with those
+ * requests (keys made unique per round: `<round>.<key>`); once `tasks/update`
+ * has answered every one, the next round runs with the answers as
+ * `ctx.mcpReq.inputResponses` and the sealed `requestState`.
+ *
+ * Every record is its owner's (principal and tenant): anyone else's
+ * `tasks/get`, `tasks/update` or `tasks/cancel` is answered as for an unknown
+ * task. Ids are `<random>.<HMAC>`: a tampered or made-up id is refused before
+ * the store is asked.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { errorMessage } from '../../../kernel/errors.js';
+import type { Logger } from '../../../kernel/logger.js';
+import { principalOf } from '../../../kernel/principal.js';
+import { selectionToQuery } from '../../../selection/selection.js';
+import type { TaskReporter } from '../../../contract/task.js';
+import type { ConnectionInfo } from '../../../host/build/blueprint.js';
+import { taskErrorOf, type TaskCall, type TaskRuntime } from '../../../host/mint/tasks.js';
+import { createMemoryTaskStore } from './memoryTaskStore.js';
+import { isTerminalStatus, type McpAppTaskOptions, type TaskRecord, type TaskStore } from './taskStore.js';
+
+const DEFAULT_TTL_MS = 60 * 60 * 1000;
+const DEFAULT_POLL_MS = 1000;
+const DEFAULT_PER_PRINCIPAL = 100;
+const DEFAULT_TOTAL = 10_000;
+const MIN_SECRET_BYTES = 32;
+/** The longest `statusMessage` kept (a progress message is the tool's text). */
+const MAX_STATUS_MESSAGE = 1000;
+/** The JSON-RPC code a refused task creation carries (a cap reached): implementation-defined server error. */
+export const TASK_LIMIT_CODE = -32000;
+const NOT_FOUND = 'Failed to retrieve task: Task not found';
+
+/** The resolved `tasks` option. */
+export interface TaskSettings {
+  readonly store: TaskStore;
+  readonly secret: string;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  readonly maxPerPrincipal: number;
+  readonly maxTotal: number;
+  /** Whether `secret` was given (option or environment): a random one breaks ids across replicas. */
+  readonly sharedSecret: boolean;
+}
+
+/** Resolves `createMcpApp`'s `tasks` option (validated), reading `REACTOR_TASKS_SECRET` when no secret is given. */
+export function resolveTaskSettings(options: McpAppTaskOptions, env: NodeJS.ProcessEnv = process.env, invalid: (option: string, problem: string, received: unknown, expected: string) => Error): TaskSettings {
+  const positive = (name: keyof McpAppTaskOptions, value: unknown, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw invalid(`tasks.${name}`, 'is not a positive whole number', value, 'a whole number above 0');
+    return value;
+  };
+  const given = options.secret ?? env.REACTOR_TASKS_SECRET;
+  if (given !== undefined && (typeof given !== 'string' || Buffer.byteLength(given) < MIN_SECRET_BYTES)) {
+    throw invalid(options.secret !== undefined ? 'tasks.secret' : 'tasks.secret (REACTOR_TASKS_SECRET)', `is shorter than ${MIN_SECRET_BYTES} bytes`, typeof given === 'string' ? `${Buffer.byteLength(given)} bytes` : given, `a random string of at least ${MIN_SECRET_BYTES} bytes, the same on every replica`);
+  }
+  const store = options.store ?? createMemoryTaskStore();
+  const methods = ['create', 'get', 'update', 'answer', 'cancel', 'watch', 'counts', 'close'] as const;
+  if (typeof store !== 'object' || store === null || typeof store.name !== 'string' || !methods.every((m) => typeof store[m] === 'function')) {
+    throw invalid('tasks.store', 'is not a task store', store, `an object with a name and ${methods.join(', ')} (createMemoryTaskStore(), or @reactor/redis's)`);
+  }
+  return {
+    store,
+    secret: given ?? randomBytes(32).toString('base64url'),
+    sharedSecret: given !== undefined,
+    ttlMs: positive('ttlMs', options.ttlMs, DEFAULT_TTL_MS),
+    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_MS),
+    maxPerPrincipal: positive('maxPerPrincipal', options.maxPerPrincipal, DEFAULT_PER_PRINCIPAL),
+    maxTotal: positive('maxTotal', options.maxTotal, DEFAULT_TOTAL),
+  };
+}
+
+/** A task this node runs. */
+interface Run {
+  readonly taskId: string;
+  readonly call: TaskCall;
+  readonly controller: AbortController;
+  round: number;
+  /** The sealed requestState of the round that asked for input. */
+  requestState: string | undefined;
+  /** `running` a round, `waiting` for answers, `done`. */
+  phase: 'running' | 'waiting' | 'done';
+  stop(): void;
+}
+
+/** The tasks engine: a {@link TaskRuntime} over a store. */
+export class TaskEngine implements TaskRuntime {
+  private readonly runs = new Map<string, Run>();
+  private closed = false;
+
+  constructor(
+    readonly settings: TaskSettings,
+    private readonly logger: Logger,
+    private readonly nodeId: string | undefined,
+  ) {}
+
+  /** The store's name, for `/healthz`. */
+  get storeName(): string {
+    return this.settings.store.name;
+  }
+
+  /** How many tasks this node runs now. */
+  get running(): number {
+    return this.runs.size;
+  }
+
+  // ---- ids -----------------------------------------------------------------
+
+  private sign(nonce: string): string {
+    return createHmac('sha256', this.settings.secret).update(`reactor-task:${nonce}`).digest('base64url').slice(0, 32);
+  }
+
+  private newTaskId(): string {
+    const nonce = randomBytes(18).toString('base64url');
+    return `${nonce}.${this.sign(nonce)}`;
+  }
+
+  /** True when `taskId` is one this engine (or a replica sharing its secret) signed. */
+  verifies(taskId: string): boolean {
+    const dot = taskId.indexOf('.');
+    if (dot <= 0 || dot !== taskId.lastIndexOf('.')) return false;
+    const expected = Buffer.from(this.sign(taskId.slice(0, dot)));
+    const given = Buffer.from(taskId.slice(dot + 1));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  // ---- the protocol --------------------------------------------------------
+
+  async start(call: TaskCall): Promise<Record<string, unknown>> {
+    if (this.closed) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The server is shutting down and starts no new task; retry on another replica');
+    const { store, ttlMs, pollIntervalMs, maxPerPrincipal, maxTotal } = this.settings;
+    const now = Date.now();
+    const taskId = this.newTaskId();
+    const owner = ownerOf(call.ctx, call.connection);
+    const record: TaskRecord = {
+      taskId,
+      owner,
+      status: 'working',
+      statusMessage: `Tool "${call.tool.name}" is running.`,
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      expiresAt: now + ttlMs,
+      pollIntervalMs,
+      ...(this.nodeId === undefined ? {} : { node: this.nodeId }),
+      origin: {
+        tool: call.request.params.name,
+        arguments: call.request.params.arguments ?? {},
+        selection: selectionToQuery(call.connection.selection),
+        ...(call.connection.tenant === undefined ? {} : { tenant: call.connection.tenant }),
+        ...(call.tool.spec.annotations?.idempotentHint === true ? { retrySafe: true } : {}),
+      },
+    };
+    const created = await store.create(record, { perOwner: maxPerPrincipal, total: maxTotal });
+    if (!created.ok) {
+      const which = created.limit === 'owner' ? `this principal already holds ${created.count} live tasks (at most ${maxPerPrincipal})` : `the server holds ${created.count} live tasks (at most ${maxTotal})`;
+      throw new ProtocolError(TASK_LIMIT_CODE, `Task limit reached: tool "${call.tool.name}" was not started because ${which}; wait for tasks to finish or expire, or cancel some with tasks/cancel`, {
+        reason: 'task_limit',
+        limit: created.limit === 'owner' ? 'principal' : 'total',
+        max: created.limit === 'owner' ? maxPerPrincipal : maxTotal,
+      });
+    }
+    this.begin(record, call);
+    return { resultType: 'task', ...wireTask(record) };
+  }
+
+  async get(taskId: string, ctx: ServerContext, connection: ConnectionInfo): Promise<Record<string, unknown>> {
+    const record = await this.find(taskId, ctx, connection);
+    return { resultType: 'complete', ...detailedTask(record) };
+  }
+
+  async update(taskId: string, inputResponses: Record<string, unknown>, ctx: ServerContext, connection: ConnectionInfo): Promise<Record<string, unknown>> {
+    const owner = this.checkedOwner(taskId, ctx, connection);
+    const answered = await this.settings.store.answer(taskId, owner, inputResponses);
+    if (!answered) throw notFound();
+    if (answered.outcome === 'not-waiting') {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Task ${taskId} is not waiting for input (its status is "${answered.record.status}"); tasks/update answers the inputRequests of a task in "input_required" — poll tasks/get`,
+        { reason: 'not_waiting_for_input', status: answered.record.status },
+      );
+    }
+    return { resultType: 'complete' };
+  }
+
+  async cancel(taskId: string, ctx: ServerContext, connection: ConnectionInfo): Promise<Record<string, unknown>> {
+    const owner = this.checkedOwner(taskId, ctx, connection);
+    const record = await this.settings.store.cancel(taskId, owner);
+    if (!record) throw notFound();
+    return { resultType: 'complete' };
+  }
+
+  /** Stops every run on this node (their records are left to the store's TTL) and closes the store. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const run of [...this.runs.values()]) {
+      run.controller.abort(new Error('the server is shutting down'));
+      run.stop();
+    }
+    await this.settings.store.close();
+  }
+
+  // ---- running -------------------------------------------------------------
+
+  private checkedOwner(taskId: string, ctx: ServerContext, connection: ConnectionInfo): string {
+    if (!this.verifies(taskId)) throw notFound();
+    return ownerOf(ctx, connection);
+  }
+
+  private async find(taskId: string, ctx: ServerContext, connection: ConnectionInfo): Promise<TaskRecord> {
+    const record = await this.settings.store.get(taskId, this.checkedOwner(taskId, ctx, connection));
+    if (!record) throw notFound();
+    return record;
+  }
+
+  private begin(record: TaskRecord, call: TaskCall): void {
+    const controller = new AbortController();
+    const ttl = setTimeout(() => controller.abort(new Error(`task ${record.taskId} reached its TTL (${record.ttlMs} ms)`)), Math.max(0, record.expiresAt - Date.now()));
+    ttl.unref();
+    const run: Run = {
+      taskId: record.taskId,
+      call,
+      controller,
+      round: 0,
+      requestState: undefined,
+      phase: 'running',
+      stop: () => {
+        clearTimeout(ttl);
+        unwatch();
+        this.runs.delete(record.taskId);
+      },
+    };
+    const unwatch = this.settings.store.watch(record.taskId, (next) => this.changed(run, next));
+    this.runs.set(record.taskId, run);
+    // The first round is the call as it came (a multi-round-trip retry's answers and requestState included).
+    void this.round(run, call.ctx.mcpReq.inputResponses, call.ctx.mcpReq.requestState);
+  }
+
+  /** A change to a task this node runs, made here or on another node. */
+  private changed(run: Run, record: TaskRecord): void {
+    if (run.phase === 'done') return;
+    if (record.status === 'cancelled') {
+      run.phase = 'done';
+      run.controller.abort(new Error(record.statusMessage ?? 'the task was cancelled'));
+      run.stop();
+      return;
+    }
+    if (isTerminalStatus(record.status)) {
+      run.phase = 'done';
+      run.stop();
+      return;
+    }
+    if (run.phase === 'waiting' && record.status === 'input_required' && record.inputRequests !== undefined && Object.keys(record.inputRequests).length === 0 && record.inputResponses !== undefined) {
+      run.phase = 'running';
+      const prefix = `${run.round}.`;
+      const answers: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(record.inputResponses)) if (key.startsWith(prefix)) answers[key.slice(prefix.length)] = value;
+      void this.settings.store
+        .update(run.taskId, { status: 'working', statusMessage: 'Input received; the task goes on.', inputRequests: null, inputResponses: null })
+        .then(() => this.round(run, answers, (() => run.requestState) as ServerContext["mcpReq"]["requestState"]))
+        .catch((error: unknown) => this.fail(run, error));
+    }
+  }
+
+  /** Runs one round of the call and records what it answered. */
+  private async round(run: Run, inputResponses: Record<string, unknown> | undefined, requestState: ServerContext['mcpReq']['requestState']): Promise<void> {
+    run.round++;
+    const { store } = this.settings;
+    try {
+      const answer = await run.call.run(this.roundContext(run, inputResponses, requestState));
+      if (run.phase === 'done' || run.controller.signal.aborted) return;
+      if (isInputRequiredResult(answer)) {
+        const { inputRequests, requestState } = answer as { inputRequests?: Record<string, unknown>; requestState?: string };
+        const keyed: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(inputRequests ?? {})) keyed[`${run.round}.${key}`] = value;
+        run.requestState = requestState;
+        run.phase = 'waiting';
+        const stored = await store.update(run.taskId, { status: 'input_required', statusMessage: 'Waiting for input: answer the inputRequests with tasks/update.', inputRequests: keyed, inputResponses: null });
+        // Answered (elsewhere) before this node got to watch: go on now.
+        if (stored) this.changed(run, stored);
+        return;
+      }
+      const { resultType: _resultType, ...result } = answer;
+      run.phase = 'done';
+      const isError = (result as { isError?: unknown }).isError === true;
+      await store.update(run.taskId, { status: 'completed', statusMessage: isError ? 'The tool reported an error (see result).' : 'The task completed.', result });
+      run.stop();
+    } catch (error) {
+      await this.fail(run, error);
+    }
+  }
+
+  private async fail(run: Run, error: unknown): Promise<void> {
+    if (run.phase === 'done' && !run.controller.signal.aborted) return;
+    const aborted = run.controller.signal.aborted;
+    run.phase = 'done';
+    if (!aborted) {
+      const taskError = taskErrorOf(error);
+      this.logger.warn({ task: run.taskId, tool: run.call.tool.name, code: taskError.code }, `task ${run.taskId} (tool "${run.call.tool.name}") failed: ${errorMessage(error)}`);
+      await this.settings.store.update(run.taskId, { status: 'failed', statusMessage: `Tool "${run.call.tool.name}" failed: ${taskError.message}`, error: taskError }).catch((e: unknown) => {
+        this.logger.error({ task: run.taskId }, `recording the failure of task ${run.taskId} failed: ${errorMessage(e)}`);
+      });
+    }
+    run.stop();
+  }
+
+  /**
+   * The context of one round: the call's, with the task's signal, the round's
+   * answers and requestState, `task` (its id and `status()`), and progress
+   * notifications turned into the task's `statusMessage` (the request that
+   * started the task is answered; nothing else goes to the client).
+   */
+  private roundContext(run: Run, inputResponses: Record<string, unknown> | undefined, requestState: ServerContext['mcpReq']['requestState']): ServerContext {
+    const base = run.call.ctx;
+    const setStatus = (message: string) => {
+      if (run.phase === 'done') return;
+      void this.settings.store.update(run.taskId, { statusMessage: message.slice(0, MAX_STATUS_MESSAGE) }).catch((error: unknown) => {
+        this.logger.warn({ task: run.taskId }, `recording the status of task ${run.taskId} failed: ${errorMessage(error)}`);
+      });
+    };
+    const task: TaskReporter = { taskId: run.taskId, status: setStatus };
+    const mcpReq: Record<string, unknown> = Object.assign({}, base.mcpReq, {
+      signal: run.controller.signal,
+      inputResponses,
+      requestState,
+      notify: async (notification: { method: string; params?: { message?: unknown; progress?: unknown; total?: unknown } }) => {
+        if (notification.method !== 'notifications/progress') return;
+        const { message, progress, total } = notification.params ?? {};
+        setStatus(typeof message === 'string' ? message : `Progress: ${String(progress)}${total === undefined ? '' : ` of ${String(total)}`}`);
+      },
+    });
+    if (inputResponses === undefined) delete mcpReq['inputResponses'];
+    return Object.assign({}, base, { mcpReq, task }) as unknown as ServerContext;
+  }
+}
+
+/** Whose task: the principal of the token and the tenant. */
+function ownerOf(ctx: ServerContext, connection: ConnectionInfo): string {
+  return JSON.stringify([connection.tenant ?? null, principalOf(ctx.http?.authInfo) ?? null]);
+}
+
+function notFound(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);
+}
+
+/** The `Task` fields of a record, as on the wire. */
+function wireTask(record: TaskRecord): Record<string, unknown> {
+  return {
+    taskId: record.taskId,
+    status: record.status,
+    ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    ttlMs: record.ttlMs,
+    pollIntervalMs: record.pollIntervalMs,
+  };
+}
+
+/** A `DetailedTask`: the task with its status's payload (`inputRequests`, `result` or `error`). */
+export function detailedTask(record: TaskRecord): Record<string, unknown> {
+  const task = wireTask(record);
+  if (record.status === 'input_required') task['inputRequests'] = record.inputRequests ?? {};
+  if (record.status === 'completed' && record.result) task['result'] = record.result;
+  if (record.status === 'failed' && record.error) task['error'] = record.error;
+  return task;
+}

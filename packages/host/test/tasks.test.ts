@@ -1,0 +1,311 @@
+/**
+ * Tasks (the `io.modelcontextprotocol/tasks` extension of 2026-07-28, SEP-2663)
+ * on one node, over real HTTP with raw 2026-07-28 requests (the wire is what is
+ * specified): a tool declares `task`, keeps one handler, and the host answers
+ * `CreateTaskResult`, `tasks/get`, `tasks/update` and `tasks/cancel` — through
+ * the same middleware and tool extensions as a call, for its owner only,
+ * within its caps, its TTL and its signed ids.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  acceptedContent,
+  buildHost,
+  createMcpApp,
+  createMemoryTaskStore,
+  defineExtension,
+  defineTool,
+  inputRequired,
+  silentLogger,
+  type McpAppOptions,
+  type McpHost,
+  type Middleware,
+  type TaskStore,
+} from '../src/index.js';
+import { listen, messagesOf, post, type Listening } from './helpers/http.js';
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+const KEY = 'a-test-request-state-key-of-more-than-32-bytes';
+
+/** A promise and its resolver: the tests wait on these, never on time. */
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** One raw 2026-07-28 request (declaring the tasks extension unless `optIn: false`); answers the JSON-RPC response. */
+async function rpc(url: URL, method: string, params: Record<string, unknown>, options: { optIn?: boolean; token?: string } = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } }> {
+  const capabilities = options.optIn === false ? {} : { extensions: { [TASKS]: {} } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' },
+  };
+  const name = typeof params['taskId'] === 'string' ? params['taskId'] : typeof params['name'] === 'string' ? params['name'] : undefined;
+  const response = await post(url, { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }, {
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(name === undefined ? {} : { 'mcp-name': name }),
+    ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+  });
+  const answer = (await messagesOf(response)).find((m) => 'result' in m || 'error' in m);
+  if (!answer) throw new Error(`no answer to ${method} (HTTP ${response.status})`);
+  return answer as never;
+}
+
+/** `tasks/get` until the task's status is one of `statuses` (each poll a full HTTP round trip; bounded). */
+async function until(url: URL, taskId: string, statuses: readonly string[], token?: string): Promise<Record<string, unknown>> {
+  for (let poll = 0; poll < 500; poll++) {
+    const { result, error } = await rpc(url, 'tasks/get', { taskId }, { token });
+    if (error) throw new Error(`tasks/get failed: ${error.message}`);
+    if (statuses.includes(result!['status'] as string)) return result!;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`task ${taskId} never reached ${statuses.join(' or ')}`);
+}
+
+/** What the tools let the test see and steer. */
+let gate = deferred();
+let started = deferred();
+let aborted = deferred<unknown>();
+let middlewareSaw: string[] = [];
+
+const worker = defineExtension({
+  manifest: { name: 'worker', version: '1.0.0' },
+  tools: () => [
+    defineTool({
+      name: 'crunch',
+      description: 'Crunches numbers until the test lets it finish; a task when the client opts in.',
+      inputSchema: { n: z.number() },
+      task: 'optional',
+      handler: async ({ n }, ctx) => {
+        ctx.task?.status(`crunching ${n}`);
+        ctx.signal.addEventListener('abort', () => aborted.resolve(ctx.signal.reason), { once: true });
+        started.resolve();
+        await Promise.race([gate.promise, new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))]);
+        return `crunched ${n} (task ${ctx.task?.taskId ?? 'none'})`;
+      },
+    }),
+    defineTool({
+      name: 'confirm_wipe',
+      description: 'Asks for a confirmation, then wipes; a task when the client opts in.',
+      task: 'optional',
+      handler: (_args, ctx) => {
+        const answer = acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm');
+        if (answer === undefined) {
+          return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Wipe?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) }, requestState: 'asked' });
+        }
+        return ctx.mcpReq.requestState() === 'asked' && answer.ok === true ? 'wiped' : 'kept';
+      },
+    }),
+    defineTool({ name: 'batch_only', description: 'Runs only as a task.', task: 'required', handler: () => 'batched' }),
+    defineTool({ name: 'bad_result', description: 'A task whose result the protocol refuses.', task: 'optional', handler: () => ({ content: [{ type: 'no-such-content', text: 'x' }] }) }),
+  ],
+});
+
+/** A tool extension and a middleware around the worker's tools: a task's work goes through both, as a call does. */
+const auditor = defineExtension({
+  manifest: { name: 'auditor', version: '1.0.0', dependencies: ['worker'] },
+  toolExtensions: () => [['crunch', { wrap: (original) => async (args, ctx) => `[audited] ${String(await original(args, ctx))}` }]],
+  middleware: () => [
+    {
+      name: 'recorder',
+      async handle(call, next) {
+        if (call.method === 'tools/call') middlewareSaw.push(`${call.name}@${call.tenant ?? '-'}`);
+        return await next();
+      },
+    } satisfies Middleware,
+  ],
+});
+
+const TOKENS: Record<string, { clientId: string; sub: string }> = { alice: { clientId: 'app', sub: 'alice' }, bob: { clientId: 'app', sub: 'bob' } };
+
+let host: McpHost | undefined;
+let served: Listening | undefined;
+afterEach(async () => {
+  gate.resolve();
+  await served?.close();
+  await host?.stop();
+  served = undefined;
+  host = undefined;
+  gate = deferred();
+  started = deferred();
+  aborted = deferred<unknown>();
+  middlewareSaw = [];
+});
+
+async function serve(options: McpAppOptions = {}): Promise<URL> {
+  host = await buildHost([worker, auditor], { logger: silentLogger, strict: true, requestStateKey: KEY });
+  served = await listen(createMcpApp(host, { logger: silentLogger, ...options }));
+  return served.url('/mcp');
+}
+
+const withAuth: McpAppOptions = {
+  auth: {
+    verifyAccessToken: (token) => {
+      const who = TOKENS[token];
+      if (!who) throw new Error('unknown token');
+      return Promise.resolve({ token, clientId: who.clientId, scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, extra: { sub: who.sub } });
+    },
+  },
+};
+
+describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
+  it('are advertised, and a call that opted in gets a CreateTaskResult, then working with the tool’s status, then completed', async () => {
+    const url = await serve();
+    const discovered = await rpc(url, 'server/discover', {});
+    expect((discovered.result!['capabilities'] as { extensions?: unknown }).extensions).toEqual({ [TASKS]: {} });
+
+    const created = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 7 } })).result!;
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 3_600_000, pollIntervalMs: 1000 });
+    expect(Object.keys(created)).not.toEqual(expect.arrayContaining(['content']));
+    for (const absent of ['content', 'result', 'error', 'inputRequests', 'requestState', 'ttl', 'pollInterval']) expect(created).not.toHaveProperty(absent);
+    expect(new Date(created['createdAt'] as string).toISOString()).toBe(created['createdAt']);
+    const taskId = created['taskId'] as string;
+
+    await started.promise;
+    const working = await until(url, taskId, ['working']);
+    expect(working).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+    expect(working).not.toHaveProperty('result');
+
+    gate.resolve();
+    const done = await until(url, taskId, ['completed']);
+    // The tool extension wrapped the task's work, and the middleware saw it, as for a call.
+    expect(done['result']).toEqual({ content: [{ type: 'text', text: `[audited] crunched 7 (task ${taskId})` }] });
+    expect(middlewareSaw).toEqual(['crunch@-']);
+    // Cancelling a finished task is acknowledged and changes nothing.
+    expect((await rpc(url, 'tasks/cancel', { taskId })).result).toEqual(expect.objectContaining({ resultType: 'complete' }));
+    expect((await rpc(url, 'tasks/get', { taskId })).result!['status']).toBe('completed');
+  });
+
+  it('report the tool’s ctx.task.status() as the statusMessage while working', async () => {
+    const url = await serve();
+    const taskId = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 3 } })).result!['taskId'] as string;
+    await started.promise;
+    expect((await until(url, taskId, ['working']))['statusMessage']).toBe('crunching 3');
+  });
+
+  it('park in input_required with the tool’s input requests, refuse tasks/update before that, and resume with the answers', async () => {
+    const url = await serve();
+    const taskId = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} })).result!['taskId'] as string;
+    const waiting = await until(url, taskId, ['input_required']);
+    const keys = Object.keys(waiting['inputRequests'] as object);
+    expect(keys).toEqual(['1.confirm']);
+    expect((waiting['inputRequests'] as Record<string, { method: string }>)['1.confirm']!.method).toBe('elicitation/create');
+
+    const ack = await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } });
+    expect(ack.result).toEqual(expect.objectContaining({ resultType: 'complete' }));
+    expect(ack.result).not.toHaveProperty('status');
+    const done = await until(url, taskId, ['completed']);
+    // The second round had the answer and the (host-sealed) requestState of the first.
+    expect(done['result']).toEqual({ content: [{ type: 'text', text: 'wiped' }] });
+
+    // A task that is not waiting for input: tasks/update is refused, saying why.
+    const refused = await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } });
+    expect(refused.error).toMatchObject({ code: -32602, data: { reason: 'not_waiting_for_input', status: 'completed' } });
+    expect(refused.error!.message).toContain('not waiting for input');
+  });
+
+  it('cancel: tasks/cancel aborts the handler’s signal and the task settles as cancelled', async () => {
+    const url = await serve();
+    const taskId = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 1 } })).result!['taskId'] as string;
+    await started.promise;
+    const ack = await rpc(url, 'tasks/cancel', { taskId });
+    expect(ack.result).toEqual(expect.objectContaining({ resultType: 'complete' }));
+    expect(String(await aborted.promise)).toContain('cancelled');
+    const cancelled = (await rpc(url, 'tasks/get', { taskId })).result!;
+    expect(cancelled).toMatchObject({ status: 'cancelled' });
+    expect(cancelled).not.toHaveProperty('result');
+  });
+
+  it('a protocol error in the task’s work fails the task with that JSON-RPC error', async () => {
+    const url = await serve();
+    const taskId = (await rpc(url, 'tools/call', { name: 'bad_result', arguments: {} })).result!['taskId'] as string;
+    const failed = await until(url, taskId, ['failed', 'completed']);
+    expect(failed['status']).toBe('failed');
+    expect(failed['error']).toMatchObject({ code: -32602 });
+    expect(failed).not.toHaveProperty('result');
+  });
+
+  it('without the opt-in: an optional tool answers in the call, a required one is refused with -32021, and tasks/* are refused with -32021', async () => {
+    const url = await serve();
+    gate.resolve();
+    const sync = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 2 } }, { optIn: false })).result!;
+    expect(sync).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: '[audited] crunched 2 (task none)' }] });
+    const required = await rpc(url, 'tools/call', { name: 'batch_only', arguments: {} }, { optIn: false });
+    expect(required.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    expect(required.error!.message).toContain('batch_only');
+    for (const method of ['tasks/get', 'tasks/cancel']) expect((await rpc(url, method, { taskId: 'x.y' }, { optIn: false })).error?.code, method).toBe(-32021);
+    expect((await rpc(url, 'tasks/update', { taskId: 'x.y', inputResponses: {} }, { optIn: false })).error?.code).toBe(-32021);
+  });
+
+  it('another principal’s tasks/get, tasks/update and tasks/cancel answer as for an unknown task', async () => {
+    const url = await serve(withAuth);
+    const taskId = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 5 } }, { token: 'alice' })).result!['taskId'] as string;
+    await started.promise;
+    const unknown = (await rpc(url, 'tasks/get', { taskId: `${taskId.split('.')[0]!.slice(0, -1)}A.${taskId.split('.')[1]}` }, { token: 'alice' })).error;
+    for (const [method, params] of [['tasks/get', { taskId }], ['tasks/cancel', { taskId }], ['tasks/update', { taskId, inputResponses: {} }]] as const) {
+      const answer = await rpc(url, method, params, { token: 'bob' });
+      expect(answer.error, method).toEqual(unknown);
+    }
+    expect(unknown).toEqual({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+    // Bob's cancel did nothing: Alice's task still works.
+    expect((await rpc(url, 'tasks/get', { taskId }, { token: 'alice' })).result!['status']).toBe('working');
+  });
+
+  it('refuse a tampered or made-up task id', async () => {
+    const url = await serve();
+    const taskId = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 9 } })).result!['taskId'] as string;
+    const [nonce, tag] = taskId.split('.') as [string, string];
+    const flipped = `${nonce}.${tag.slice(0, -1)}${tag.endsWith('A') ? 'B' : 'A'}`;
+    for (const forged of [flipped, nonce, 'conformance-nonexistent-12345', `${nonce}.${tag}.extra`]) {
+      expect((await rpc(url, 'tasks/get', { taskId: forged })).error, forged).toEqual({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+    }
+  });
+
+  it('cap the live tasks per principal and in total, with a clear error', async () => {
+    const url = await serve({ tasks: { maxPerPrincipal: 1, maxTotal: 2 }, ...withAuth });
+    expect((await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 1 } }, { token: 'alice' })).result!['resultType']).toBe('task');
+    const second = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 2 } }, { token: 'alice' })).error!;
+    expect(second).toMatchObject({ code: -32000, data: { reason: 'task_limit', limit: 'principal', max: 1 } });
+    expect(second.message).toMatch(/Task limit reached: tool "crunch" was not started because this principal already holds 1 live tasks \(at most 1\)/);
+    expect((await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 3 } }, { token: 'bob' })).result!['resultType']).toBe('task');
+    TOKENS['carol'] = { clientId: 'app', sub: 'carol' };
+    try {
+      expect((await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 4 } }, { token: 'carol' })).error).toMatchObject({ code: -32000, data: { limit: 'total', max: 2 } });
+    } finally {
+      delete TOKENS['carol'];
+    }
+  });
+
+  it('forget a task after its TTL: tasks/get then answers -32602', async () => {
+    let clock = Date.now();
+    const store: TaskStore = createMemoryTaskStore({ now: () => clock });
+    const url = await serve({ tasks: { store, ttlMs: 60_000 } });
+    const created = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 1 } })).result!;
+    expect(created['ttlMs']).toBe(60_000);
+    const taskId = created['taskId'] as string;
+    expect((await rpc(url, 'tasks/get', { taskId })).result!['status']).toBe('working');
+    clock += 120_000; // past createdAt (read from the real clock a moment after `clock` was) + ttlMs
+    expect((await rpc(url, 'tasks/get', { taskId })).error).toEqual({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+    expect(await store.counts()).toEqual({ total: 0, active: 0 });
+  });
+
+  it('/healthz names the task store; tasks: false turns the extension off', async () => {
+    const url = await serve();
+    const health = (await (await fetch(new URL('/healthz', url))).json()) as { tasks?: unknown };
+    expect(health.tasks).toEqual({ store: 'memory', running: 0 });
+    await served!.close();
+    served = await listen(createMcpApp(host!, { logger: silentLogger, tasks: false }));
+    const off = served.url('/mcp');
+    expect(((await rpc(off, 'server/discover', {})).result!['capabilities'] as { extensions?: unknown }).extensions).toBeUndefined();
+    gate.resolve();
+    expect((await rpc(off, 'tools/call', { name: 'crunch', arguments: { n: 1 } })).result!['resultType']).toBe('complete');
+  });
+
+  it('refuse a task secret shorter than 32 bytes', async () => {
+    host = await buildHost([worker], { logger: silentLogger });
+    expect(() => createMcpApp(host!, { tasks: { secret: 'short' } })).toThrow(/tasks\.secret.*shorter than 32 bytes/);
+  });
+});
