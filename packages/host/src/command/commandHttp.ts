@@ -60,6 +60,8 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     ...(auth.app ? { auth: auth.app } : {}),
     ...(redis ? { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck] } : {}),
     ...(redis?.sessions && options.sessions !== false ? { sessionRegistry: redis.sessions } : {}),
+    // Tasks in Redis when @reactor/redis offers a store (any replica answers tasks/*; ids signed with REACTOR_TASKS_SECRET).
+    ...(redis?.tasks ? { tasks: { store: redis.tasks } } : {}),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     path: options.path,
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),

@@ -13,6 +13,7 @@ import { ErrorCodes, errorMessage, ReactorError } from '../kernel/errors.js';
 import type { McpAppHealthCheck } from '../serve/http/options.js';
 import type { SessionScopedEventStore } from '../serve/http/sessions/sessionEventStore.js';
 import type { SessionRegistry } from '../serve/http/sessions/sessionRegistry.js';
+import type { TaskStore } from '../serve/http/tasks/taskStore.js';
 import type { Logger } from '../kernel/logger.js';
 import type { McpHost } from '../host/host.js';
 
@@ -43,6 +44,8 @@ export interface CommandRedis {
   readonly healthCheck: McpAppHealthCheck;
   /** Which replica holds each session (absent in @reactor/redis before session takeover). */
   readonly sessions?: SessionRegistry;
+  /** Where tasks live, shared by the replicas (absent in @reactor/redis before tasks): passed as `createMcpApp`'s `tasks.store`. */
+  readonly tasks?: TaskStore;
   /** Makes the host's enable/disable cluster-wide (absent in older @reactor/redis). */
   shareHostToggles?(host: McpHost): Promise<unknown>;
   close(): Promise<void>;

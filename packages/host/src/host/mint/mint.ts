@@ -132,7 +132,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
       if (task !== undefined) {
         // `beforeTask` asking for input: the call's own (sealed) input-required answer.
         if (isInputRequiredResult(task)) return task;
-        throw new AnswerInstead(task);
+        // Returned, not thrown, through the span (a task started is no failed call); thrown at the handler's edge below.
+        return new AnswerInstead(task) as never;
       }
     }
     return await runTool(request, ctx, tool);
@@ -156,13 +157,21 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
     return low.projectCallToolResult(result, tool.outputJson);
   };
   const telemetry = options.telemetry;
-  const toolsCall = telemetry
+  const traced = telemetry
     ? (request: ToolsCall, ctx: ServerContext) => {
         const tool = table.get(request.params.name);
         // The tool's own name (the same text): its spans share one string rather than each keeping the request's.
         return telemetry.around('tools/call', tool ? tool.name : request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), tool && offeringOf(tool));
       }
     : (request: ToolsCall, ctx: ServerContext) => callTool(request, ctx, table.get(request.params.name));
+  // With tasks, a CreateTaskResult leaves as an AnswerInstead throw, past the SDK's CallToolResult parse (`answerThrownResults`).
+  const toolsCall = tasks
+    ? async (request: ToolsCall, ctx: ServerContext) => {
+        const answer = await traced(request, ctx);
+        if ((answer as unknown) instanceof AnswerInstead) throw answer;
+        return answer;
+      }
+    : traced;
   low.setRequestHandler('tools/call', toolsCall);
   if (tasks) answerThrownResults(server);
   // A shared 2026-07-28 server may answer through it without the SDK's per-call parses (leanToolsCall.ts).
