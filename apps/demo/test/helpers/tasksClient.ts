@@ -48,17 +48,13 @@ export function httpRequestCoordinator(url: URL, headers: Record<string, string>
     const name = method === 'tools/call' ? params['name'] : method.startsWith('tasks/') ? params['taskId'] : undefined;
     const id = nextId++;
     sent.push({ method, name: typeof name === 'string' ? name : undefined });
+    const sentHeaders = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, 'mcp-method': method });
+    if (typeof name === 'string') sentHeaders.set('mcp-name', name);
+    // Headers are case-insensitive: the session's own (it sets Mcp-Name on task follow-ups too) replace ours, never join them.
+    for (const [key, value] of Object.entries({ ...headers, ...(options?.context?.headers ?? {}) })) sentHeaders.set(key, value);
     const response = await fetch(url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROTOCOL_VERSION,
-        'mcp-method': method,
-        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-        ...headers,
-        ...(options?.context?.headers ?? {}),
-      },
+      headers: sentHeaders,
       body: JSON.stringify({ ...request, jsonrpc: '2.0', id }),
       ...(options?.signal !== undefined ? { signal: options.signal } : {}),
     });
