@@ -51,7 +51,7 @@ async function rpc(url: URL, method: string, params: Record<string, unknown>, op
   });
   const answer = (await messagesOf(response)).find((m) => 'result' in m || 'error' in m);
   if (!answer) throw new Error(`no answer to ${method} (HTTP ${response.status})`);
-  return answer as never;
+  return answer;
 }
 
 /** `tasks/get` until the task's status is one of `statuses` (each poll a full HTTP round trip; bounded). */

@@ -141,8 +141,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   /** One round of a task: the call's round, its result then checked and completed by the SDK's own `tools/call` wrapper, as the call's would be (a result it refuses fails the task with its error). */
   const taskRound = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool): Promise<Record<string, unknown>> => {
     const answer = await runTool(request, ctx, tool);
-    if (!sdkWrap || isInputRequiredResult(answer)) return answer as Record<string, unknown>;
-    return (await sdkWrap('tools/call', () => Promise.resolve(answer))({ method: 'tools/call', params: request.params } as never, ctx)) as Record<string, unknown>;
+    if (!sdkWrap || isInputRequiredResult(answer)) return answer;
+    return (await sdkWrap('tools/call', () => Promise.resolve(answer))({ method: 'tools/call', params: request.params }, ctx)) as Record<string, unknown>;
   };
   const sdkWrap = tasks ? wrapHandlerOf(server) : undefined;
   /** One round of a call of `tool`: requestState, middleware, the served tool, the result projected (a task's rounds too). */
@@ -168,6 +168,7 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   const toolsCall = tasks
     ? async (request: ToolsCall, ctx: ServerContext) => {
         const answer = await traced(request, ctx);
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a result, not an error: caught by `answerThrownResults` (or the lean path) and answered
         if ((answer as unknown) instanceof AnswerInstead) throw answer;
         return answer;
       }

@@ -346,7 +346,7 @@ export function answerThrownResults(server: McpServer): void {
     try {
       return await wrapper(request, ctx);
     } catch (thrown) {
-      if (thrown instanceof AnswerInstead) return thrown.result as Awaited<ReturnType<RequestHandler>>;
+      if (thrown instanceof AnswerInstead) return thrown.result;
       throw thrown;
     }
   });

@@ -93,7 +93,7 @@ const UPDATE_PARAMS = z.looseObject({ taskId: TASK_ID, inputResponses: z.record(
 /** Advertises the extension and installs `tasks/get`, `tasks/update` and `tasks/cancel` on a minted server. */
 export function installTaskMethods(server: McpServer, runtime: TaskRuntime, connection: ConnectionInfo): void {
   const low = server.server;
-  low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } } as Parameters<typeof low.registerCapabilities>[0]);
+  low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const gate = (request: unknown, ctx: ServerContext, method: string) => {
     if (!declaresTasks(request as TaskToolsCall, ctx)) throw missingTasksCapability(method);
   };

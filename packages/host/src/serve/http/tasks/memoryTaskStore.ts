@@ -5,6 +5,7 @@
  * the process, and only this process answers for them: behind a balancer,
  * use a shared store.
  */
+/* eslint-disable @typescript-eslint/require-await -- memory answers at once; the interface is async for shared stores */
 import { isTerminalStatus, type TaskAnswer, type TaskCounts, type TaskCreation, type TaskLimits, type TaskPatch, type TaskRecord, type TaskStore } from './taskStore.js';
 
 /** Options of {@link createMemoryTaskStore}. */

@@ -333,14 +333,16 @@ export class TaskEngine implements TaskRuntime {
       signal: run.controller.signal,
       inputResponses,
       requestState,
-      notify: async (notification: { method: string; params?: { message?: unknown; progress?: unknown; total?: unknown } }) => {
-        if (notification.method !== 'notifications/progress') return;
+      notify: (notification: { method: string; params?: { message?: unknown; progress?: unknown; total?: unknown } }): Promise<void> => {
+        if (notification.method !== 'notifications/progress') return Promise.resolve();
         const { message, progress, total } = notification.params ?? {};
-        setStatus(typeof message === 'string' ? message : `Progress: ${String(progress)}${total === undefined ? '' : ` of ${String(total)}`}`);
+        const count = (n: unknown) => (typeof n === 'number' ? String(n) : '?');
+        setStatus(typeof message === 'string' ? message : `Progress: ${count(progress)}${total === undefined ? '' : ` of ${count(total)}`}`);
+        return Promise.resolve();
       },
     });
     if (inputResponses === undefined) delete mcpReq['inputResponses'];
-    return Object.assign({}, base, { mcpReq, task }) as unknown as ServerContext;
+    return Object.assign({}, base, { mcpReq, task });
   }
 }
 
