@@ -118,9 +118,19 @@ export function compareRuns(store: BenchmarkStore, baselineId: string, candidate
   return { ...comparison, summary: describeComparison(comparison) };
 }
 
+/** What a caller of {@link bestRun} may follow and stop: a task's status and its cancellation. */
+export interface BestRunSteps {
+  /** Checked before each step; an aborted signal stops the work with its reason. */
+  readonly signal?: AbortSignal;
+  /** Told what is being done, before each step. */
+  readonly onStep?: (message: string) => void;
+}
+
 /** The best and worst runs of a benchmark and their comparison. Throws for an unknown benchmark or one without runs. */
-export function bestRun(store: BenchmarkStore, benchmark: string): BestRun {
+export function bestRun(store: BenchmarkStore, benchmark: string, steps: BestRunSteps = {}): BestRun {
   if (!store.benchmarkIds().includes(benchmark)) throw notFound('benchmark', benchmark, store.benchmarkIds(), 'list_benchmarks lists the benchmarks');
+  steps.signal?.throwIfAborted();
+  steps.onStep?.(`ranking the runs of benchmark "${benchmark}"`);
   const runs = store.listRuns({ benchmark, sort: 'score', limit: 500 });
   const best = runs[0];
   const worst = runs[runs.length - 1];
@@ -132,6 +142,9 @@ export function bestRun(store: BenchmarkStore, benchmark: string): BestRun {
       extension: 'benchmarks',
     });
   }
+  // Each query is synchronous (SQLite): a cancelled task stops between them.
+  steps.signal?.throwIfAborted();
+  steps.onStep?.(`comparing the best run ("${best.id}") with the worst ("${worst.id}") of ${runs.length}`);
   return {
     benchmark,
     runCount: runs.length,

@@ -27,7 +27,7 @@ export type { ImportRecord, BenchmarkRecord, TaskRecord, RunRecord, ResultRecord
 export { BenchmarkStore } from './store.js';
 export type { BenchmarkSummary, BenchmarkDetail, TaskInfo, RunSummary, RunDetail, TaskOutcome, Trajectory, RunFilter } from './store.js';
 export { compareRuns, bestRun } from './compare.js';
-export type { RunComparison, BestRun, TaskDelta, TaskChange, SettingDifference, Behaviour } from './compare.js';
+export type { RunComparison, BestRun, BestRunSteps, TaskDelta, TaskChange, SettingDifference, Behaviour } from './compare.js';
 export { createBenchmarkTools, BENCHMARKS_TOOLSET, BENCHMARK_TOOL_NAMES } from './tools.js';
 export { boundAnswer, cutMiddle, DEFAULT_MAX_RESPONSE_CHARS, STRING_FLOOR } from './deprecated.js';
 export type { Truncation } from '@reactor/host';

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
@@ -190,5 +191,14 @@ describe('comparing runs', () => {
       { setting: 'config.tools', baseline: [], candidate: ['python'] },
     ]);
     expect(b.difference.summary).toMatch(/^On gsm8k-mini, gsm8k-sonnet-cot-python \(claude-3-5-sonnet-20241022\) scores 1 against 0.5/);
+  });
+
+  it('says what it does before each step (a task\'s status), and stops between steps once cancelled', () => {
+    const steps: string[] = [];
+    bestRun(store, 'gsm8k-mini', { onStep: (message) => steps.push(message) });
+    expect(steps).toEqual(['ranking the runs of benchmark "gsm8k-mini"', 'comparing the best run ("gsm8k-sonnet-cot-python") with the worst ("gsm8k-llama31-8b-cot") of 6']);
+    const cancelled = new AbortController();
+    cancelled.abort(new Error('the task was cancelled'));
+    expect(() => bestRun(store, 'gsm8k-mini', { signal: cancelled.signal, onStep: () => assert.fail('no step after cancellation') })).toThrow('the task was cancelled');
   });
 });

@@ -183,7 +183,9 @@ export function createBenchmarkTools(store: () => BenchmarkStore, budget: Answer
       inputSchema: z.object({ benchmark: benchmarkId }),
       outputSchema: bestRunOutput,
       annotations: READ_ONLY,
-      handler: (args) => bound(bestRun(store(), args.benchmark)),
+      // The benchmarks tool with the most work (every run of a benchmark, then a full comparison): a client that opts in gets a task.
+      task: 'optional',
+      handler: (args, ctx) => bound(bestRun(store(), args.benchmark, { signal: ctx.signal, ...(ctx.task !== undefined ? { onStep: (message: string) => ctx.task?.status(message) } : {}) })),
     }),
   ];
   return tools;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpacesExtension } from '@reactor/ext-spaces';
-import { buildHost, silentLogger, type CallToolResult, type McpHost } from '@reactor/host';
+import { buildHost, defineExtension, silentLogger, type CallToolResult, type McpExtension, type McpHost } from '@reactor/host';
 import { connect, type TestConnection } from '@reactor/host/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKernelsExtension, type KernelsLimits } from '../src/index.js';
@@ -33,9 +33,9 @@ afterEach(async () => {
   lab.remove();
 });
 
-async function serve(limits: Partial<KernelsLimits> = {}, kernelspecs?: string[]): Promise<TestConnection> {
+async function serve(limits: Partial<KernelsLimits> = {}, kernelspecs?: string[], extra: McpExtension[] = []): Promise<TestConnection> {
   const kernels = createKernelsExtension({ jupyter: { url: fake.url, token: fake.token, rootDir: lab.root }, spaces: { roots: [lab.root] }, limits, logger: silentLogger, ...(kernelspecs ? { kernelspecs } : {}) });
-  host = await buildHost([createSpacesExtension({ roots: [lab.root] }), kernels], { strict: true, logger: silentLogger });
+  host = await buildHost([createSpacesExtension({ roots: [lab.root] }), kernels, ...extra], { strict: true, logger: silentLogger });
   return await another();
 }
 async function another(tenant?: string): Promise<TestConnection> {
@@ -98,6 +98,23 @@ describe('against a fake Jupyter Server', () => {
     );
     expect(result.isError).toBeFalsy();
     expect(progress[0]).toEqual({ progress: 1, message: '1 output so far' });
+  });
+
+  it('runs as a task: says how the run goes through ctx.task, and a cancelled task interrupts the kernel', async () => {
+    const statuses: string[] = [];
+    const cancel = new AbortController();
+    // What the host hands a handler that runs as a task: ctx.task, and a ctx.signal that tasks/cancel aborts.
+    // Here the task is cancelled as soon as its status says the run printed.
+    const asTask = defineExtension({
+      manifest: { name: 'as-task', version: '1.0.0' },
+      toolExtensions: () => [['execute_code', { wrap: (original) => (args, ctx) => original(args, { ...ctx, signal: cancel.signal, task: { taskId: 'task-1', status: (message: string) => (statuses.push(message), cancel.abort()) } }) }]],
+    });
+    const conn = await serve({}, undefined, [asTask]);
+    const result = await conn.callTool('execute_code', { space: 'lab', path: 'basics.ipynb', code: 'print("first")\nsleep', timeout_s: 10 });
+    expect(statuses[0]).toBe('1 output so far');
+    expect(ok(result)).toMatchObject({ status: 'interrupted', note: 'The call was cancelled, so the kernel was interrupted.' });
+    expect(text(result)).toContain('KeyboardInterrupt');
+    expect(fake.requests.filter((r) => r.method === 'POST' && /^\/api\/kernels\/[^/]+\/interrupt\b/.test(r.url))).toHaveLength(1);
   });
 
   it('answers an unknown execution_id with a clear error', async () => {

@@ -1,7 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempSpaces, type TempSpaces } from '../test/tempSpaces.js';
 import { DEFAULT_LIMITS } from './runtime.js';
-import { findNotebooks, searchText, snippetAround } from './search.js';
+import { findNotebooks, SEARCH_PROGRESS_EVERY, searchText, snippetAround } from './search.js';
 import { SAMPLE_ROOT, type Space } from './spaceRoots.js';
 
 const climate: Space = { name: 'climate-lab', dir: `${SAMPLE_ROOT}/climate-lab` };
@@ -67,6 +70,21 @@ describe('searchText', () => {
     const result = await searchText(climate, 'setosa', { maxResults: 50, limits: { ...limits, maxFileBytes: 1000 } });
     expect(result.matches.map((m) => m.path)).toEqual(['data/iris.csv', 'data/iris.csv', 'data/iris.csv', 'data/iris.csv', 'data/iris.csv', 'data/iris.csv', 'data/iris.csv', 'data/iris.csv', 'data/iris.csv', 'data/iris.csv']);
     expect(result.filesSkipped).toBeGreaterThan(0);
+  });
+
+  it('reports how far it got every SEARCH_PROGRESS_EVERY files, so a long search run as a task shows progress', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reactor-search-progress-'));
+    try {
+      const files = SEARCH_PROGRESS_EVERY * 2 + 7;
+      mkdirSync(join(dir, 'many'));
+      for (let i = 0; i < files; i++) writeFileSync(join(dir, 'many', `f${i}.txt`), i === files - 1 ? 'the needle\n' : 'hay\n');
+      const reports: Array<[number, number]> = [];
+      const result = await searchText({ name: 'many', dir }, 'needle', { maxResults: 10, limits, onProgress: (visited, total) => reports.push([visited, total]) });
+      expect(result.matches).toHaveLength(1);
+      expect(reports).toEqual([[SEARCH_PROGRESS_EVERY, files], [SEARCH_PROGRESS_EVERY * 2, files]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

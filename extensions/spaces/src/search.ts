@@ -49,7 +49,12 @@ export interface TextSearchOptions {
   readonly caseSensitive?: boolean;
   readonly signal?: AbortSignal;
   readonly limits: SpacesLimits;
+  /** Called every {@link SEARCH_PROGRESS_EVERY} files visited, with how many of how many (a task's status reads it). */
+  readonly onProgress?: (visited: number, total: number) => void;
 }
+
+/** How many files `searchText` visits between two `onProgress` reports. */
+export const SEARCH_PROGRESS_EVERY = 500;
 
 /** Finds lines containing `query` (a literal phrase) in the space's text files and notebooks. */
 export async function searchText(space: Space, query: string, options: TextSearchOptions): Promise<TextSearchResult> {
@@ -60,7 +65,9 @@ export async function searchText(space: Space, query: string, options: TextSearc
   const matches: TextMatch[] = [];
   let filesSearched = 0;
   let filesSkipped = 0;
+  let visited = 0;
   for (const entry of walked.entries) {
+    if (++visited % SEARCH_PROGRESS_EVERY === 0) options.onProgress?.(visited, walked.entries.length);
     if (!filter(entry.path)) continue;
     options.signal?.throwIfAborted();
     const file = fileOfEntry(space, entry);

@@ -5,16 +5,20 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildHost, loadExtensions, runCommand, silentLogger, type RunningCommand } from '@reactor/host';
+import { buildHost, loadExtensions, runCommand, silentLogger, type McpExtension, type RunningCommand } from '@reactor/host';
 import { demoArgs, DEMO_INSTRUCTIONS } from '../../src/demo.js';
 
 const appRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Starts the demo with `env` added to the command's environment. Throws when it does not start. */
-export async function runDemo(env: Record<string, string>): Promise<RunningCommand> {
+/**
+ * Starts the demo with `env` added to the command's environment, and `extra`
+ * extensions (a test's own) served beside the discovered ones. Throws when it
+ * does not start.
+ */
+export async function runDemo(env: Record<string, string>, extra: readonly McpExtension[] = []): Promise<RunningCommand> {
   const started = await runCommand(demoArgs(['--port', '0', '--log-level', 'silent']), env, {
     loadExtensions: (options) => loadExtensions({ ...options, root: appRoot }),
-    buildHost: (extensions, options) => buildHost(extensions, { ...options, instructions: DEMO_INSTRUCTIONS }),
+    buildHost: (extensions, options) => buildHost([...extensions, ...extra], { ...options, instructions: DEMO_INSTRUCTIONS }),
     createLogger: () => silentLogger,
     // The test process keeps its own signal handling.
     signals: { once: () => process, removeListener: () => process },

@@ -58,12 +58,20 @@ async function waitFor(execution: Execution, ms: number, signal: AbortSignal | u
   }
 }
 
-/** Sends progress notifications while a run goes, when the client asked for them. Returns a stop function. */
+/**
+ * Reports how a run goes while it goes: as progress notifications when the
+ * client asked for them (a progress token), and as the task's status message
+ * when the call runs as a task (`ctx.task`, read by `tasks/get`). A heartbeat
+ * says it is still running when it prints nothing. Returns a stop function.
+ */
 function reportProgress(ctx: ToolContext, execution: Execution): { onOutput: (count: number) => void; stop: () => void } {
   const token = ctx.mcpReq?._meta?.progressToken;
-  if (token === undefined) return { onOutput: () => {}, stop: () => {} };
+  const task = ctx.task;
+  if (token === undefined && task === undefined) return { onOutput: () => {}, stop: () => {} };
   let sent = 0;
   const send = (message: string) => {
+    task?.status(message);
+    if (token === undefined) return;
     sent++;
     void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: sent, message } }).catch(() => {});
   };
@@ -119,14 +127,15 @@ async function runAndWait(runtime: KernelsRuntime, ctx: ToolContext, opened: Awa
   runtime.executions.add(execution);
   Object.assign(progress, reportProgress(ctx, execution));
   const limitS = timeoutS ?? runtime.limits.defaultTimeoutS;
-  const signal = ctx.mcpReq?.signal;
+  // Aborted when the client cancels the call or its task (tasks/cancel), or the host's time limit passes.
+  const signal = ctx.signal;
   try {
     if (await waitFor(execution, limitS * 1000, signal)) return opened.note !== undefined ? { execution, note: opened.note } : { execution };
     // The time limit (or the client cancelled): stop the run, keep what it printed.
     execution.interrupted = true;
     await live.kernel.interrupt().catch((error: unknown) => runtime.logger.warn({ notebook: ref.jupyterPath }, `could not interrupt a run past its time limit: ${messageOf(error)}`));
     const ended = await waitFor(execution, INTERRUPT_GRACE_MS, undefined);
-    const why = signal?.aborted ? 'The call was cancelled, so the kernel was interrupted.' : `The run passed its ${limitS} s limit, so the kernel was interrupted; its variables are kept.`;
+    const why = signal.aborted ? 'The call was cancelled, so the kernel was interrupted.' : `The run passed its ${limitS} s limit, so the kernel was interrupted; its variables are kept.`;
     const rest = ended ? '' : ' It has not stopped yet: get_execution shows the rest.';
     return { execution, note: [opened.note, why + rest].filter(Boolean).join(' ') };
   } finally {
@@ -155,6 +164,8 @@ export function createExecuteCellTool(runtime: KernelsRuntime) {
     outputSchema: executionOutput,
     annotations: RUNS_CODE,
     view: EXECUTION_VIEW,
+    // A long run can outlive its request: a client that opts in gets a task to poll (and cancel, which interrupts the kernel).
+    task: 'optional',
     timeoutMs: (runtime.limits.maxTimeoutS + 30) * 1000,
     handler: async (args, ctx) => {
       const ref = await runtime.notebook(args.space, args.path);
@@ -198,6 +209,8 @@ export function createExecuteCodeTool(runtime: KernelsRuntime) {
     outputSchema: executionOutput,
     annotations: RUNS_CODE,
     view: EXECUTION_VIEW,
+    // A long run can outlive its request: a client that opts in gets a task to poll (and cancel, which interrupts the kernel).
+    task: 'optional',
     timeoutMs: (runtime.limits.maxTimeoutS + 30) * 1000,
     handler: async (args, ctx) => {
       const opened = await openNotebook(runtime, args.space, args.path, ctx);

@@ -48,6 +48,8 @@ export function createSearchTextTool(runtime: SpacesRuntime) {
     }),
     outputSchema: searchTextOutput,
     annotations: READ_ONLY_LOCAL,
+    // A whole big space takes a while: a client that opts in gets a task, with how far the search got as its status.
+    task: 'optional',
     handler: async (args, ctx): Promise<z.infer<typeof searchTextOutput>> => {
       const space = await runtime.space(args.space);
       const found = await searchText(space, args.query, {
@@ -56,6 +58,7 @@ export function createSearchTextTool(runtime: SpacesRuntime) {
         caseSensitive: args.case_sensitive ?? args.caseSensitive ?? false,
         signal: ctx.signal,
         limits: runtime.limits,
+        ...(ctx.task !== undefined ? { onProgress: (visited: number, total: number) => ctx.task?.status(`searched ${visited} of ${total} files of ${space.name}`) } : {}),
       });
       // Matches beyond what one answer carries are left out, and the answer says so.
       const { result, omitted } = capItems(found.matches, runtime.budget, (matches) => ({ space: space.name, query: args.query, ...found, matches: [...matches] }));

@@ -2,6 +2,9 @@
  * The tools' handlers called as ordinary functions, with no server: what a
  * wrapping extension (e.g. benchmarks) gets when it calls `original(args, ctx)`.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testContext } from '@reactor/host/testing';
 import { makeTempSpaces, type TempSpaces } from '../../test/tempSpaces.js';
@@ -91,6 +94,26 @@ describe('tool handlers without a server', () => {
   it('search_text names the unknown space and the known ones', async () => {
     const tool = createSearchTextTool(runtime());
     await expect(tool.handler({ space: 'gamma', query: 'x', maxResults: 5, caseSensitive: false }, ctx)).rejects.toThrow('space "gamma": not found; expected one of: benchmark-notes, climate-lab, alpha, beta');
+  });
+
+  it('search_text run as a task says how many of the space\'s files it has searched, and stops when the task is cancelled', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'reactor-search-task-'));
+    try {
+      mkdirSync(join(root, 'many'));
+      for (let i = 0; i < 1200; i++) writeFileSync(join(root, 'many', `f${i}.txt`), 'hay\n');
+      const tool = createSearchTextTool(createRuntime({ roots: [root] }));
+      const statuses: string[] = [];
+      // What the host hands a handler that runs as a task: ctx.task and a signal that tasks/cancel aborts.
+      const task = { taskId: 'task-1', status: (message: string) => statuses.push(message) };
+      const found = await tool.handler({ space: 'many', query: 'needle' }, { ...ctx, task });
+      expect(found.matches).toEqual([]);
+      expect(statuses).toEqual(['searched 500 of 1200 files of many', 'searched 1000 of 1200 files of many']);
+      const cancel = new AbortController();
+      const cancelling = { taskId: 'task-2', status: () => cancel.abort(new Error('the task was cancelled')) };
+      await expect(tool.handler({ space: 'many', query: 'needle' }, { ...ctx, signal: cancel.signal, task: cancelling })).rejects.toThrow('the task was cancelled');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
