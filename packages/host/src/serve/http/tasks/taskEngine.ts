@@ -290,7 +290,9 @@ export class TaskEngine implements TaskRuntime {
         if (stored) this.changed(run, stored);
         return;
       }
-      const { resultType: _resultType, ...result } = answer;
+      // The task's result is what the request itself would have returned: a 2026-07-28
+      // tools/call answers with `resultType: 'complete'`, and clients (ext-tasks) check it.
+      const result = { ...answer, resultType: 'complete' as const };
       run.phase = 'done';
       const isError = (result as { isError?: unknown }).isError === true;
       await store.update(run.taskId, { status: 'completed', statusMessage: isError ? 'The tool reported an error (see result).' : 'The task completed.', result });
