@@ -37,6 +37,7 @@ import { parseArgs } from 'node:util';
 import { measureSseStoreLatency } from './bench-sse-store.mjs';
 import { freePort } from './freePort.mjs';
 import { JSON_HEADERS, openSession, readSseEvents } from './mcpWire.mjs';
+import { scriptArgs } from './scriptArgs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPLICA = path.join(ROOT, 'packages', 'redis', 'test', 'fixtures', 'replica.mjs');
@@ -45,7 +46,7 @@ const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
 const HEARTBEAT_MS = 1000;
 
-const { values: flags } = parseArgs({
+const { values: flags } = parseArgs({ args: scriptArgs(),
   options: {
     seconds: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '8' },

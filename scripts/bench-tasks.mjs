@@ -26,9 +26,10 @@ import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort } from './freePort.mjs';
+import { scriptArgs } from './scriptArgs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { reads: { type: 'string', default: '5000' }, kills: { type: 'string', default: '5' }, records: { type: 'string', default: '20000' }, heartbeat: { type: 'string', default: '1000' }, json: { type: 'string' } } });
+const { values } = parseArgs({ args: scriptArgs(), options: { reads: { type: 'string', default: '5000' }, kills: { type: 'string', default: '5' }, records: { type: 'string', default: '20000' }, heartbeat: { type: 'string', default: '1000' }, json: { type: 'string' } } });
 const READS = Number(values.reads);
 const KILLS = Number(values.kills);
 const RECORDS = Number(values.records);

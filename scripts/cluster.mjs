@@ -18,12 +18,12 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { buildDemo, clusterProcesses, missingServices } from './clusterProcesses.mjs';
 import { freePort } from './freePort.mjs';
+import { scriptArgs } from './scriptArgs.mjs';
 
 /** How long a dead replica stays down before it is restarted, ms. */
 const RESTART_PAUSE_MS = 3_000;
 // `pnpm cluster -- --port 0` passes the `--` through: drop a leading one.
-const argv = process.argv.slice(2);
-if (argv[0] === '--') argv.shift();
+const argv = scriptArgs();
 const say = (text) => process.stderr.write(`cluster: ${text}\n`);
 let flags;
 try {

@@ -43,13 +43,14 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort } from './freePort.mjs';
+import { scriptArgs } from './scriptArgs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const APP_DIR = path.join(ROOT, 'apps', 'conformance-server');
 const CLI = path.join(ROOT, 'packages', 'host', 'dist', 'cli.js');
 const SERVE = path.join(ROOT, 'extensions', 'conformance', 'scripts', 'serve.mjs');
 
-const { values: options } = parseArgs({
+const { values: options } = parseArgs({ args: scriptArgs(),
   options: {
     line: { type: 'string', default: 'all' },
     suite: { type: 'string', default: 'all' },

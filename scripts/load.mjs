@@ -27,12 +27,13 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { scriptArgs } from './scriptArgs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO = path.join(ROOT, 'apps', 'demo', 'dist', 'main.js');
 const CLI = path.join(ROOT, 'packages', 'host', 'dist', 'cli.js');
 
-const { values: flags } = parseArgs({
+const { values: flags } = parseArgs({ args: scriptArgs(),
   options: {
     duration: { type: 'string', default: '60' },
     sessions: { type: 'string', default: '200' },

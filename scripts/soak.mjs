@@ -31,6 +31,7 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { buildDemo, clusterProcesses, missingServices, ROOT } from './clusterProcesses.mjs';
 import { freePort } from './freePort.mjs';
+import { scriptArgs } from './scriptArgs.mjs';
 
 // The SDKs, from the package whose tests use them (the root depends on neither).
 const requireSdk = createRequire(path.join(ROOT, 'packages', 'redis', 'package.json'));
@@ -38,8 +39,7 @@ const { Client: ClientV1 } = requireSdk('@modelcontextprotocol/sdk/client/index.
 const { StreamableHTTPClientTransport: TransportV1 } = requireSdk('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = requireSdk('@modelcontextprotocol/client');
 
-const argv = process.argv.slice(2);
-if (argv[0] === '--') argv.shift();
+const argv = scriptArgs();
 const { values: flags } = parseArgs({
   args: argv,
   options: {
