@@ -82,7 +82,7 @@ async function listenTasks(url: URL, taskIds: readonly string[], options: { optI
   streams.push(reading);
   return { response, stream: () => readSse(response, reading.signal) };
 }
-let streams: AbortController[] = [];
+const streams: AbortController[] = [];
 
 /** What the tools let the test see and steer. */
 let gate = deferred();
@@ -285,7 +285,9 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     const url = await serve(withAuth);
     const taskId = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 5 } }, { token: 'alice' })).result!['taskId'] as string;
     await started.promise;
-    const unknown = (await rpc(url, 'tasks/get', { taskId: `${taskId.split('.')[0]!.slice(0, -1)}A.${taskId.split('.')[1]}` }, { token: 'alice' })).error;
+    // Another nonce (its last character changed: were it kept at random, 1 run in 64 would ask for the task itself).
+    const nonce = taskId.split('.')[0]!;
+    const unknown = (await rpc(url, 'tasks/get', { taskId: `${nonce.slice(0, -1)}${nonce.endsWith('A') ? 'B' : 'A'}.${taskId.split('.')[1]}` }, { token: 'alice' })).error;
     for (const [method, params] of [['tasks/get', { taskId }], ['tasks/cancel', { taskId }], ['tasks/update', { taskId, inputResponses: {} }]] as const) {
       const answer = await rpc(url, method, params, { token: 'bob' });
       expect(answer.error, method).toEqual(unknown);
