@@ -23,6 +23,7 @@ import {
   type TaskStore,
 } from '../src/index.js';
 import { listen, messagesOf, post, type Listening } from './helpers/http.js';
+import { readSse, type SseReader } from './helpers/sse.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const KEY = 'a-test-request-state-key-of-more-than-32-bytes';
@@ -65,10 +66,31 @@ async function until(url: URL, taskId: string, statuses: readonly string[], toke
   throw new Error(`task ${taskId} never reached ${statuses.join(' or ')}`);
 }
 
+/** A raw 2026-07-28 `subscriptions/listen` for `taskIds`: the response and a reader of its stream (closed after the test). */
+async function listenTasks(url: URL, taskIds: readonly string[], options: { optIn?: boolean; token?: string } = {}): Promise<{ response: Response; stream(): SseReader }> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': options.optIn === false ? {} : { extensions: { [TASKS]: {} } },
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1.0.0' },
+  };
+  const response = await post(url, { jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { taskIds }, _meta: meta } }, {
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'subscriptions/listen',
+    ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+  });
+  const reading = new AbortController();
+  streams.push(reading);
+  return { response, stream: () => readSse(response, reading.signal) };
+}
+const streams: AbortController[] = [];
+
 /** What the tools let the test see and steer. */
 let gate = deferred();
 let started = deferred();
 let aborted = deferred<unknown>();
+let progressed = deferred();
+let progressedAgain = deferred();
+let unblocked = deferred();
 let middlewareSaw: string[] = [];
 
 const worker = defineExtension({
@@ -99,6 +121,20 @@ const worker = defineExtension({
         return ctx.mcpReq.requestState() === 'asked' && answer.ok === true ? 'wiped' : 'kept';
       },
     }),
+    defineTool({
+      name: 'progress_report',
+      description: 'Reports progress (a count, then a message) and waits for the test; a task when the client opts in.',
+      task: 'optional',
+      handler: async (_args, ctx) => {
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: 'p', progress: 2, total: 5 } });
+        progressed.resolve();
+        await gate.promise;
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: 'p', progress: 4, total: 5, message: 'four of five files read' } });
+        progressedAgain.resolve();
+        await unblocked.promise;
+        return 'reported';
+      },
+    }),
     defineTool({ name: 'batch_only', description: 'Runs only as a task.', task: 'required', handler: () => 'batched' }),
     defineTool({ name: 'bad_result', description: 'A task whose result the protocol refuses.', task: 'optional', handler: () => ({ content: [{ type: 'no-such-content', text: 'x' }] }) }),
   ],
@@ -124,6 +160,7 @@ const TOKENS: Record<string, { clientId: string; sub: string }> = { alice: { cli
 let host: McpHost | undefined;
 let served: Listening | undefined;
 afterEach(async () => {
+  for (const stream of streams.splice(0)) stream.abort();
   gate.resolve();
   await served?.close();
   await host?.stop();
@@ -132,6 +169,10 @@ afterEach(async () => {
   gate = deferred();
   started = deferred();
   aborted = deferred<unknown>();
+  unblocked.resolve();
+  progressed = deferred();
+  progressedAgain = deferred();
+  unblocked = deferred();
   middlewareSaw = [];
 });
 
@@ -172,7 +213,7 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     gate.resolve();
     const done = await until(url, taskId, ['completed']);
     // The tool extension wrapped the task's work, and the middleware saw it, as for a call.
-    expect(done['result']).toEqual({ content: [{ type: 'text', text: `[audited] crunched 7 (task ${taskId})` }] });
+    expect(done['result']).toEqual({ resultType: 'complete', content: [{ type: 'text', text: `[audited] crunched 7 (task ${taskId})` }] });
     expect(middlewareSaw).toEqual(['crunch@-']);
     // Cancelling a finished task is acknowledged and changes nothing.
     expect((await rpc(url, 'tasks/cancel', { taskId })).result).toEqual(expect.objectContaining({ resultType: 'complete' }));
@@ -199,7 +240,7 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     expect(ack.result).not.toHaveProperty('status');
     const done = await until(url, taskId, ['completed']);
     // The second round had the answer and the (host-sealed) requestState of the first.
-    expect(done['result']).toEqual({ content: [{ type: 'text', text: 'wiped' }] });
+    expect(done['result']).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'wiped' }] });
 
     // A task that is not waiting for input: tasks/update is refused, saying why.
     const refused = await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } });
@@ -244,7 +285,9 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     const url = await serve(withAuth);
     const taskId = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 5 } }, { token: 'alice' })).result!['taskId'] as string;
     await started.promise;
-    const unknown = (await rpc(url, 'tasks/get', { taskId: `${taskId.split('.')[0]!.slice(0, -1)}A.${taskId.split('.')[1]}` }, { token: 'alice' })).error;
+    // Another nonce (its last character changed: were it kept at random, 1 run in 64 would ask for the task itself).
+    const nonce = taskId.split('.')[0]!;
+    const unknown = (await rpc(url, 'tasks/get', { taskId: `${nonce.slice(0, -1)}${nonce.endsWith('A') ? 'B' : 'A'}.${taskId.split('.')[1]}` }, { token: 'alice' })).error;
     for (const [method, params] of [['tasks/get', { taskId }], ['tasks/cancel', { taskId }], ['tasks/update', { taskId, inputResponses: {} }]] as const) {
       const answer = await rpc(url, method, params, { token: 'bob' });
       expect(answer.error, method).toEqual(unknown);
@@ -307,5 +350,77 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
   it('refuse a task secret shorter than 32 bytes', async () => {
     host = await buildHost([worker], { logger: silentLogger });
     expect(() => createMcpApp(host!, { tasks: { secret: 'short' } })).toThrow(/tasks\.secret.*shorter than 32 bytes/);
+  });
+
+  it('notifications/tasks: a subscriptions/listen naming taskIds acks the caller’s own tasks, pushes each one’s DetailedTask on every change, and ends once all are terminal', async () => {
+    const url = await serve(withAuth);
+    const mine = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 4 } }, { token: 'alice' })).result!['taskId'] as string;
+    await started.promise;
+    gate.resolve();
+    const asking = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} }, { token: 'alice' })).result!['taskId'] as string;
+    const bobs = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} }, { token: 'bob' })).result!['taskId'] as string;
+    await until(url, mine, ['completed'], 'alice');
+    await until(url, asking, ['input_required'], 'alice');
+
+    const { response, stream: open } = await listenTasks(url, [mine, asking, bobs, 'made.up'], { token: 'alice' });
+    const stream = open();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    // Bob's task and a made-up id are left out of the ack, as if they did not exist.
+    expect(await stream.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [mine, asking] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } },
+    });
+    // Each task's state now, identical to tasks/get (less its resultType).
+    const first = (await stream.next())['params'] as Record<string, unknown>;
+    const { resultType: _, ...completedNow } = (await rpc(url, 'tasks/get', { taskId: mine }, { token: 'alice' })).result!;
+    expect(first).toEqual({ ...completedNow, _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } });
+    expect(first['result']).toEqual({ resultType: 'complete', content: [{ type: 'text', text: `[audited] crunched 4 (task ${mine})` }] });
+    const waiting = await stream.next();
+    expect(waiting).toMatchObject({ method: 'notifications/tasks', params: { taskId: asking, status: 'input_required', inputRequests: { '1.confirm': { method: 'elicitation/create' } } } });
+
+    // A change is pushed as it happens: the answer moves the task on to completed, then the stream ends.
+    await rpc(url, 'tasks/update', { taskId: asking, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } }, { token: 'alice' });
+    const seen: string[] = [];
+    for (;;) {
+      const next = await stream.next();
+      if (next['method'] === 'notifications/tasks') {
+        expect((next['params'] as { taskId: string }).taskId).toBe(asking);
+        seen.push((next['params'] as { status: string }).status);
+        continue;
+      }
+      // The graceful close: the listen's own empty result.
+      expect(next).toEqual({ jsonrpc: '2.0', id: 'sub-1', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } });
+      break;
+    }
+    expect(seen.at(-1), seen.join()).toBe('completed');
+    // On the way: input_required with every request answered (as tasks/get would show it), then working.
+    expect(seen.slice(0, -1), seen.join()).toContain('working');
+    expect(seen.every((status) => ['input_required', 'working', 'completed'].includes(status)), seen.join()).toBe(true);
+    await expect(stream.next()).rejects.toThrow(/stream ended/);
+  });
+
+  it('notifications/tasks: without the opt-in the listen is refused with -32021; bad taskIds with -32602; no task of the caller’s acks an empty list and ends', async () => {
+    const url = await serve();
+    const refused = (await messagesOf((await listenTasks(url, ['a.b'], { optIn: false })).response))[0]!;
+    expect(refused['error']).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    const bad = (await messagesOf((await listenTasks(url, Array.from({ length: 101 }, (_, i) => `t${i}`))).response))[0]!;
+    expect(bad['error']).toMatchObject({ code: -32602 });
+    const stream = (await listenTasks(url, ['made.up'])).stream();
+    expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [] } } });
+    expect(await stream.next()).toMatchObject({ id: 'sub-1', result: { resultType: 'complete' } });
+  });
+
+  it('turn the tool’s progress notifications into the task’s statusMessage (a count, or the message when there is one)', async () => {
+    const url = await serve();
+    const taskId = (await rpc(url, 'tools/call', { name: 'progress_report', arguments: {} })).result!['taskId'] as string;
+    await progressed.promise;
+    expect((await until(url, taskId, ['working']))['statusMessage']).toBe('Progress: 2 of 5');
+    gate.resolve();
+    await progressedAgain.promise;
+    expect((await until(url, taskId, ['working']))['statusMessage']).toBe('four of five files read');
+    unblocked.resolve();
+    expect((await until(url, taskId, ['completed']))['result']).toMatchObject({ content: [{ type: 'text', text: 'reported' }] });
   });
 });

@@ -7,7 +7,8 @@
  *   result included; another principal gets, updates and cancels nothing, on
  *   any replica.
  * - A cancel made on one replica reaches the replica running the work (its
- *   handler's signal aborts).
+ *   handler's signal aborts), and a `notifications/tasks` stream open on
+ *   another.
  * - A replica killed with `kill -9` while running a task: another replica
  *   marks the task `failed`, naming the replica, within the heartbeat window —
  *   never left `working`.
@@ -130,6 +131,59 @@ describe('tasks across replicas', () => {
     expect((await request(other.url, 'alice', 'tasks/cancel', { taskId })).error).toBeUndefined();
     await vi.waitFor(() => expect(runner.output()).toContain(`hold aborted ${taskId}`), { timeout: 10_000, interval: 50 });
     expect((await request(other.url, 'alice', 'tasks/get', { taskId })).result).toMatchObject({ status: 'cancelled' });
+  }, 30_000);
+
+  it('tells a notifications/tasks stream open on one replica of a change made on another (subscriptions/listen with taskIds)', async () => {
+    const taskId = await startTask('hold');
+    const runner = await runnerOf(taskId);
+    const listening = replicas.find((r) => r !== runner)!;
+    const cancelling = replicas.find((r) => r !== runner && r !== listening)!;
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+      'io.modelcontextprotocol/clientInfo': { name: 'tasks-cluster-test', version: '1.0.0' },
+    };
+    const reading = new AbortController();
+    const response = await fetch(listening.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer alice-token', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: meta } }),
+      signal: reading.signal,
+    });
+    try {
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      const messages: Array<Record<string, unknown>> = [];
+      let buffer = '';
+      /** The next message on the stream (the stream is read as it arrives: it stays open until the task is terminal). */
+      const next = async (): Promise<Record<string, unknown>> => {
+        for (;;) {
+          const queued = messages.shift();
+          if (queued) return queued;
+          const { value, done } = await reader.read();
+          if (done) throw new Error('the listen stream ended early');
+          buffer += decoder.decode(value, { stream: true });
+          const events = buffer.split('\n\n');
+          buffer = events.pop() ?? '';
+          for (const event of events) {
+            const data = event.split('\n').find((line) => line.startsWith('data: '));
+            if (data) messages.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
+          }
+        }
+      };
+      expect(await next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] } } });
+      expect(await next()).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'working' } });
+      // Cancelled through a third replica: the stream on `listening` hears it through Redis, then ends.
+      expect((await request(cancelling.url, 'alice', 'tasks/cancel', { taskId })).error).toBeUndefined();
+      let told: Record<string, unknown>;
+      do told = await next();
+      while (told['method'] === 'notifications/tasks' && (told['params'] as { status: string }).status === 'working');
+      expect(told).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'cancelled' } });
+      expect(await next()).toMatchObject({ id: 'listen-1', result: { resultType: 'complete' } });
+    } finally {
+      reading.abort();
+    }
   }, 30_000);
 
   it('fails the task of a replica killed with kill -9 within the heartbeat window, naming the replica; never left working', async () => {

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { closeSync, openSync, realpathSync, watch } from 'node:fs';
 import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -276,7 +277,8 @@ export async function measureCommand(options: CommandPhaseOptions): Promise<Comm
     const commands = {
       defaults: await startCommand('defaults', root, []),
       pretty: await startCommand('pretty', root, ['--log-format', 'pretty']),
-      redis: await startCommand('redis', root, ['--redis-url', `redis://127.0.0.1:${redis.port}`]),
+      // A --redis-url replica needs a key it shares with the others (task ids are signed with one derived from it).
+      redis: await startCommand('redis', root, ['--redis-url', `redis://127.0.0.1:${redis.port}`, '--request-state-key', randomBytes(48).toString('base64url')]),
     };
     // Stopped first (SIGTERM: as a service manager stops them), Redis last.
     stops.unshift(...Object.values(commands).map((c) => c.stop));

@@ -321,6 +321,7 @@ describe('runCommand', () => {
     return { d, lines, signals, loaded, exit };
   }
 
+  const SHARED_TASKS_SECRET = 'a-tasks-secret-shared-by-every-replica-0123456789';
   async function start(argv: string[], d: Partial<CommandDependencies>, env: NodeJS.ProcessEnv = {}) {
     const r = await runCommand(['--port', '0', ...argv], env, d);
     if (r) running.push(r);
@@ -427,12 +428,47 @@ describe('runCommand', () => {
     };
     const connectRedis: CommandDependencies['connectRedis'] = ({ url, sessionIdleTimeoutMs, keyPrefix }) => (asked.push({ url, sessionIdleTimeoutMs, keyPrefix }), Promise.resolve(redis));
     const { d } = deps([spaces()], { createMcpApp: app.createMcpApp, connectRedis });
-    const r = await start(['--redis-url', 'redis://127.0.0.1:6390', '--node-id', 'web-1', '--redis-key-prefix', 'shop:mcp'], d);
+    const r = await start(['--redis-url', 'redis://127.0.0.1:6390', '--node-id', 'web-1', '--redis-key-prefix', 'shop:mcp'], d, { REACTOR_TASKS_SECRET: SHARED_TASKS_SECRET });
     expect(asked).toEqual([{ url: 'redis://127.0.0.1:6390', sessionIdleTimeoutMs: 30 * 60_000, keyPrefix: 'shop:mcp' }]);
     expect(app.made.options).toMatchObject({ eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck], nodeId: 'web-1' });
-    expect((app.made.options as { tasks?: { store?: unknown } }).tasks?.store).toBe(redis.tasks);
+    expect((app.made.options as { tasks?: { store?: unknown; secret?: unknown } }).tasks).toEqual({ store: redis.tasks, secret: SHARED_TASKS_SECRET });
     await r.close();
     expect(redisClosed).toBe(true);
+    await redis.tasks.close();
+  });
+
+  it('with --redis-url and a shared task store, signs task ids with a key every replica shares: REACTOR_TASKS_SECRET, else one derived from --request-state-key; with neither it refuses to start, saying what to set', async () => {
+    let closed = 0;
+    const redis = {
+      eventStore: { forSession: () => ({ storeEvent: () => Promise.resolve('1'), replayEventsAfter: () => Promise.resolve('s') }), endSession: () => Promise.resolve() },
+      bus: { publish: () => undefined, subscribe: () => () => undefined },
+      healthCheck: { name: 'redis', check: () => ({ ok: true }) },
+      tasks: createMemoryTaskStore(),
+      close: () => (closed++, Promise.resolve()),
+    };
+    const secretOf = async (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+      const app = fakeApp();
+      const { d } = deps([spaces()], { createMcpApp: app.createMcpApp, connectRedis: () => Promise.resolve(redis) });
+      const r = await start(['--redis-url', 'redis://127.0.0.1:6390', ...argv], d, env);
+      await r.close();
+      return (app.made.options as { tasks: { secret: string } }).tasks.secret;
+    };
+    const key = 'a-request-state-key-shared-by-every-replica-of-this-cluster';
+    // Two replicas given the same --request-state-key derive the same task-id key (HKDF): not the key itself, and at least 32 bytes.
+    const derived = await secretOf(['--request-state-key', key]);
+    expect(await secretOf([], { REACTOR_MCP_REQUEST_STATE_KEY: key })).toBe(derived);
+    expect(derived).not.toBe(key);
+    expect(Buffer.byteLength(derived)).toBeGreaterThanOrEqual(32);
+    expect(await secretOf(['--request-state-key', `${key}-other`])).not.toBe(derived);
+    expect(await secretOf(['--request-state-key', key], { REACTOR_TASKS_SECRET: SHARED_TASKS_SECRET })).toBe(SHARED_TASKS_SECRET);
+    // Neither: refused at start-up (Redis closed again), naming both ways out.
+    const before = closed;
+    const { d } = deps([spaces()], { createMcpApp: fakeApp().createMcpApp, connectRedis: () => Promise.resolve(redis) });
+    await expect(runCommand(['--redis-url', 'redis://127.0.0.1:6390', '--port', '0'], {}, d)).rejects.toMatchObject({
+      code: ErrorCodes.OPTION_INVALID,
+      message: expect.stringMatching(/--redis-url[\s\S]*REACTOR_MCP_REQUEST_STATE_KEY[\s\S]*REACTOR_TASKS_SECRET/) as unknown,
+    });
+    expect(closed).toBe(before + 1);
     await redis.tasks.close();
   });
 

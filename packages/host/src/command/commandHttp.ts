@@ -6,6 +6,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hkdfSync } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { errorMessage } from '../kernel/errors.js';
 import type { McpHost } from '../host/host.js';
@@ -55,13 +56,23 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
           ...(options.eventReplayMax === undefined ? {} : { eventReplayMax: options.eventReplayMax }),
           ...(options.eventReplayAgeMs === undefined ? {} : { eventReplayAgeMs: options.eventReplayAgeMs }),
         });
+  // Task ids minted on one replica are checked on another: every replica must sign them with the same key.
+  let tasksSecret: string | undefined;
+  if (redis?.tasks) {
+    try {
+      tasksSecret = sharedTasksSecret(options);
+    } catch (error) {
+      await redis.close().catch(() => undefined);
+      throw error;
+    }
+  }
   await redis?.shareHostToggles?.(host);
   const app = await deps.createMcpApp(host, {
     ...(auth.app ? { auth: auth.app } : {}),
     ...(redis ? { eventStore: redis.eventStore, bus: redis.bus, healthChecks: [redis.healthCheck] } : {}),
     ...(redis?.sessions && options.sessions !== false ? { sessionRegistry: redis.sessions } : {}),
-    // Tasks in Redis when @reactor/redis offers a store (any replica answers tasks/*; ids signed with REACTOR_TASKS_SECRET).
-    ...(redis?.tasks ? { tasks: { store: redis.tasks } } : {}),
+    // Tasks in Redis when @reactor/redis offers a store (any replica answers tasks/*; ids signed with a key every replica shares).
+    ...(redis?.tasks ? { tasks: { store: redis.tasks, secret: tasksSecret! } } : {}),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     path: options.path,
     ...(options.toolsets === undefined ? {} : { defaultSelection: options.toolsets }),
@@ -158,4 +169,25 @@ export function advertisedUrl(host: string, port: number): string {
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * The key task ids are signed with when replicas share a task store
+ * (`--redis-url`): `REACTOR_TASKS_SECRET` when set, else one derived from
+ * `--request-state-key` with HKDF-SHA256 (a key of its own, so the two
+ * signatures never share a key); with neither, the replica refuses to start —
+ * a random key per process would make every other replica refuse its task ids.
+ */
+export function sharedTasksSecret(options: Pick<CommandOptions, 'tasksSecret' | 'requestStateKey'>): string {
+  if (options.tasksSecret !== undefined) return options.tasksSecret;
+  if (options.requestStateKey !== undefined) {
+    return Buffer.from(hkdfSync('sha256', options.requestStateKey, 'reactor-mcp', 'reactor-mcp task-id signing key v1', 32)).toString('base64url');
+  }
+  throw invalid(
+    'flag "--redis-url"',
+    'shares tasks between replicas, but no key to sign task ids is shared',
+    'REACTOR_TASKS_SECRET, or --request-state-key (REACTOR_MCP_REQUEST_STATE_KEY), set to the same value on every replica',
+    'neither',
+    'set REACTOR_MCP_REQUEST_STATE_KEY (the task-id key is derived from it) or REACTOR_TASKS_SECRET to the same random value of at least 32 bytes on every replica — generate one with `openssl rand -base64 48`; else a task started on one replica is refused as unknown on the others',
+  );
 }

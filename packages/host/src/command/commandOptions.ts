@@ -37,6 +37,8 @@ export interface CommandOptions {
   readonly logLevel: LogLevel;
   /** Signs the `requestState` of input-required results (≥ 32 bytes; replicas share it); undefined: a random key per process. */
   readonly requestStateKey: string | undefined;
+  /** `REACTOR_TASKS_SECRET`: the key task ids are signed with (replicas sharing a task store share it); else derived from `requestStateKey` with `--redis-url`. */
+  readonly tasksSecret?: string | undefined;
   /** Authentication (http): `--auth-*`, `--public-url`, `--no-auth`. */
   readonly auth: CommandAuthOptions;
   /** `--watch`: reload linked extension packages on change (development only; HTTP only). */
@@ -383,6 +385,7 @@ export function parseCommandOptions(argv: readonly string[], env: NodeJS.Process
     dynamicToolsets: toggle('dynamic-toolsets', undefined, 'REACTOR_MCP_DYNAMIC_TOOLSETS', false),
     logLevel: oneOf('log-level', 'REACTOR_MCP_LOG', LOG_LEVELS, 'info'),
     requestStateKey: requestStateKey?.value,
+    ...(env.REACTOR_TASKS_SECRET === undefined || env.REACTOR_TASKS_SECRET === '' ? {} : { tasksSecret: env.REACTOR_TASKS_SECRET }),
     auth,
     watch: booleans.has('watch'),
     logFormat: oneOf('log-format', 'REACTOR_MCP_LOG_FORMAT', ['json', 'pretty'] as const, 'json'),

@@ -52,9 +52,10 @@ export function missingTasksCapability(what: string): MissingRequiredClientCapab
 }
 
 /** True when the request declares the tasks extension in its per-request client capabilities. */
-export function declaresTasks(request: { params?: { _meta?: Record<string, unknown> | undefined } | undefined }, ctx: ServerContext): boolean {
-  const fromEnvelope = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['clientCapabilities'];
-  const capabilities = fromEnvelope ?? request.params?._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY];
+export function declaresTasks(request: { params?: { _meta?: Record<string, unknown> | undefined } | undefined }, ctx: ServerContext | undefined): boolean {
+  const envelope = ctx?.mcpReq.envelope as Record<string, unknown> | undefined;
+  const fromEnvelope = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? envelope?.['clientCapabilities'];
+  const capabilities = fromEnvelope ?? request.params?._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? ctx?.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY];
   const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;
   return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
 }

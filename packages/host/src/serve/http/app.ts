@@ -149,12 +149,12 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
   const onerror = (error: Error) => logger.error({ err: error }, `HTTP request failed: ${error.message}`);
   // One bus per app unless given: a module-wide default would mix the changes of unrelated hosts.
   const bus = options.bus ?? new InMemoryServerEventBus((error) => logger.error({ err: error }, `a listen-stream listener failed: ${error.message}`));
-  const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus, resolved.readOnly);
-  // `list_available_toolsets` counts with the same tokenizer as `/toolsets` and the catalog.
-  if (options.tokenCounter) host[HOST_TOKEN_COUNTER] = options.tokenCounter;
   // Tasks (2026-07-28): the servers minted for this host serve them through this app's engine and store.
   const tasks = resolved.tasks ? new TaskEngine(resolved.tasks, logger.child({ component: 'tasks' }), resolved.nodeId) : undefined;
   host[HOST_TASKS] = tasks;
+  const endpoint = new McpEndpoint(host, sessions, logger, unknown, resolved.maxBodyBytes, bus, resolved.readOnly, tasks);
+  // `list_available_toolsets` counts with the same tokenizer as `/toolsets` and the catalog.
+  if (options.tokenCounter) host[HOST_TOKEN_COUNTER] = options.tokenCounter;
   if (tasks && !resolved.tasks!.sharedSecret && resolved.tasks!.store.name !== 'memory') {
     logger.warn({ store: tasks.storeName }, `task ids are signed with a random per-process key although the task store "${tasks.storeName}" is shared: other replicas will refuse this one's task ids; give every replica the same tasks.secret (REACTOR_TASKS_SECRET)`);
   }

@@ -35,6 +35,8 @@ import type { SessionClaim, SessionOwner, SessionRegistry } from './sessions/ses
 import type { Session, SessionStore } from './sessions/sessions.js';
 import { forwardToHolder, FORWARDED_BY_HEADER, UNREACHABLE } from './sessions/sessionForward.js';
 import type { UnknownNameLog } from './unknownNames.js';
+import type { TaskEngine } from './tasks/taskEngine.js';
+import { declaresTasks } from '../../host/mint/tasks.js';
 
 /** A request's selection, and the toolsets its token may not have. */
 export interface ResolvedSelection {
@@ -109,6 +111,8 @@ export class McpEndpoint {
     bus: ServerEventBus,
     /** This replica's operator read-only bound (`readOnly`, `--read-only`): it holds on every session served here, taken over ones too. */
     private readonly operatorReadOnly = false,
+    /** The tasks engine, which answers a `subscriptions/listen` naming `taskIds` (the SDK's listen router knows no tasks). */
+    private readonly tasks?: TaskEngine,
   ) {
     const factory: McpServerFactory = async (ctx) => {
       try {
@@ -172,6 +176,11 @@ export class McpEndpoint {
       if (outcome.kind === 'modern') {
         const plan = await this.plan(r);
         if (plan instanceof Response) return plan;
+        const taskIds = this.tasks && listenedTaskIds(parsedBody);
+        if (taskIds !== undefined) {
+          const body = parsedBody as { id: string | number; params?: { _meta?: Record<string, unknown> } };
+          return await this.tasks!.listen(body.id, taskIds.value, declaresTasks(body, undefined), r.tenant, authInfo, request.signal);
+        }
         (request as Planned)[PLAN] = plan;
       }
       return await this.modern.fetch(request, options);
@@ -316,4 +325,14 @@ export class McpEndpoint {
   async close(): Promise<void> {
     await this.modern.close();
   }
+}
+
+/** The `taskIds` of a 2026-07-28 `subscriptions/listen` request that names them (boxed: the value may be anything the client sent). */
+function listenedTaskIds(body: unknown): { value: unknown } | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, id, params } = body as { method?: unknown; id?: unknown; params?: { notifications?: unknown } };
+  if (method !== 'subscriptions/listen' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+  const notifications = params?.notifications;
+  if (typeof notifications !== 'object' || notifications === null || !Object.hasOwn(notifications, 'taskIds')) return undefined;
+  return { value: (notifications as { taskIds: unknown }).taskIds };
 }

@@ -19,15 +19,17 @@
  * the store is asked.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../../kernel/errors.js';
 import type { Logger } from '../../../kernel/logger.js';
 import { principalOf } from '../../../kernel/principal.js';
 import { selectionToQuery } from '../../../selection/selection.js';
 import type { TaskReporter } from '../../../contract/task.js';
 import type { ConnectionInfo } from '../../../host/build/blueprint.js';
-import { taskErrorOf, type TaskCall, type TaskRuntime } from '../../../host/mint/tasks.js';
+import { missingTasksCapability, taskErrorOf, type TaskCall, type TaskRuntime } from '../../../host/mint/tasks.js';
+import { JsonRpcCodes } from '../jsonRpc.js';
 import { createMemoryTaskStore } from './memoryTaskStore.js';
+import { MAX_LISTEN_TASK_IDS, openTaskListen } from './taskListen.js';
 import { isTerminalStatus, type McpAppTaskOptions, type TaskRecord, type TaskStore } from './taskStore.js';
 
 const DEFAULT_TTL_MS = 60 * 60 * 1000;
@@ -40,6 +42,8 @@ const MAX_STATUS_MESSAGE = 1000;
 /** The JSON-RPC code a refused task creation carries (a cap reached): implementation-defined server error. */
 export const TASK_LIMIT_CODE = -32000;
 const NOT_FOUND = 'Failed to retrieve task: Task not found';
+/** Most `notifications/tasks` listen streams open on one node. */
+const MAX_TASK_LISTENS = 1024;
 
 /** The resolved `tasks` option. */
 export interface TaskSettings {
@@ -96,6 +100,8 @@ interface Run {
 /** The tasks engine: a {@link TaskRuntime} over a store. */
 export class TaskEngine implements TaskRuntime {
   private readonly runs = new Map<string, Run>();
+  /** The open `notifications/tasks` streams (each entry closes one). */
+  private readonly listens = new Set<() => void>();
   private closed = false;
 
   constructor(
@@ -200,9 +206,31 @@ export class TaskEngine implements TaskRuntime {
     return { resultType: 'complete' };
   }
 
+  /**
+   * A 2026-07-28 `subscriptions/listen` whose filter names `taskIds`: the
+   * `notifications/tasks` stream of those of the caller's tasks (see
+   * `taskListen.ts`). `declared`: whether the request declares the extension.
+   */
+  async listen(id: string | number, taskIds: unknown, declared: boolean, tenant: string | undefined, authInfo: AuthInfo | undefined, signal: AbortSignal | undefined): Promise<Response> {
+    const refuse = (code: number, message: string, data?: unknown) => Response.json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, { headers: { 'cache-control': 'no-store' } });
+    if (!declared) {
+      const error = missingTasksCapability('subscriptions/listen with notifications.taskIds');
+      return refuse(error.code, error.message, error.data);
+    }
+    if (!Array.isArray(taskIds) || taskIds.length > MAX_LISTEN_TASK_IDS || !taskIds.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 512)) {
+      return refuse(ProtocolErrorCode.InvalidParams, `Invalid params: notifications.taskIds must be a list of at most ${MAX_LISTEN_TASK_IDS} task ids (strings from CreateTaskResult.taskId)`);
+    }
+    if (this.closed || this.listens.size >= MAX_TASK_LISTENS) {
+      return refuse(JsonRpcCodes.INTERNAL_ERROR, `Subscription limit reached: this replica holds ${this.listens.size} notifications/tasks streams (at most ${MAX_TASK_LISTENS}); poll tasks/get instead, or retry later`);
+    }
+    const source = { store: this.settings.store, verifies: (taskId: string) => this.verifies(taskId), detailed: detailedTask };
+    return await openTaskListen(source, id, taskIds as string[], ownerKey(tenant, authInfo), this.listens, signal);
+  }
+
   /** Stops every run on this node (their records are left to the store's TTL) and closes the store. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const close of [...this.listens]) close();
     for (const run of [...this.runs.values()]) {
       run.controller.abort(new Error('the server is shutting down'));
       run.stop();
@@ -350,7 +378,11 @@ export class TaskEngine implements TaskRuntime {
 
 /** Whose task: the principal of the token and the tenant. */
 function ownerOf(ctx: ServerContext, connection: ConnectionInfo): string {
-  return JSON.stringify([connection.tenant ?? null, principalOf(ctx.http?.authInfo) ?? null]);
+  return ownerKey(connection.tenant, ctx.http?.authInfo);
+}
+
+function ownerKey(tenant: string | undefined, authInfo: AuthInfo | undefined): string {
+  return JSON.stringify([tenant ?? null, principalOf(authInfo) ?? null]);
 }
 
 function notFound(): ProtocolError {
