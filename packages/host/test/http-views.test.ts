@@ -198,3 +198,23 @@ describe('which tools have views', () => {
     expect(Object.values(narrowed.provenance).filter((p) => p.view !== undefined)).toEqual([]);
   });
 });
+
+describe('views under dynamic toolsets', () => {
+  // The capability is stated once, at initialize: a session that can grow must state it before a view arrives.
+  it('a dynamic session states the MCP Apps capability from the start, and a view enable_toolset turns on is linked and served', async () => {
+    await withClient(ERAS[0], open.url('/mcp?only=more&exclude_tools=compare_runs&dynamic'), {}, async (client) => {
+      expect(client.getServerCapabilities()?.extensions?.[UI_EXTENSION_ID]).toEqual({});
+      expect((await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'))).toEqual([]);
+      await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'runs' } });
+      const tool = (await client.listTools()).tools.find((t) => t.name === 'get_run');
+      expect(tool?._meta?.['ui/resourceUri']).toBe(runView.uri);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toContain(runView.uri);
+      expect((await client.readResource({ uri: runView.uri })).contents[0]).toMatchObject({ mimeType: VIEW_MIME_TYPE });
+    });
+  });
+
+  it('a request that cannot change (no session, not dynamic) states it only where it serves a view', async () => {
+    expect((await surface(ERAS[0], open.url('/mcp?only=more&exclude_tools=compare_runs'))).extension).toBeUndefined();
+    expect((await surface(ERAS[1], open.url('/mcp?only=more&exclude_tools=compare_runs&dynamic'))).extension).toBeUndefined();
+  });
+});

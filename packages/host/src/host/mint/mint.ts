@@ -120,7 +120,9 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   // resources, prompts and completions are advertised where they are installed.
   low.registerCapabilities({ tools: blueprint.dynamic === true ? { listChanged: true } : {}, logging: {} });
   // MCP Apps: a server that serves a view says so (capabilities.extensions, 2026-07-28 and the 2025 line alike).
-  if (blueprint.resources.some((r) => r.forTools !== undefined)) low.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
+  // A dynamic session's server says so from the start: capabilities are stated once, at initialize, and a toolset
+  // `enable_toolset` turns on later may bring a view (a held extension's tools, views and all, are not known before it wakes).
+  if (changing || blueprint.resources.some((r) => r.forTools !== undefined)) low.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
   const tasks = options.tasks?.();
