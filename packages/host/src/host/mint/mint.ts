@@ -20,6 +20,7 @@
  * keeps hooks' changes to their own server.
  */
 import { UI_EXTENSION_ID } from '../../contract/view.js';
+import { HookViews } from './hookViews.js';
 import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../../kernel/errors.js';
 import type { OnServerContext } from '../../contract/extension.js';
@@ -202,7 +203,9 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
     };
   }
 
-  const hooksDone = runHooks(server, blueprint, selection, table, options);
+  // Views a hook's tools link to: served when the hook registers them too, unlinked and reported when not.
+  const hookViews = blueprint.participants.some((p) => typeof p.extension.onServer === 'function') ? new HookViews(server, blueprint, table, options.problems) : undefined;
+  const hooksDone = runHooks(server, blueprint, selection, table, options, hookViews);
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
     await hooksDone;
@@ -212,7 +215,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
 }
 
 /** Each participant's `onServer`, in registration order; never rejects (a failure costs that hook only). */
-async function runHooks(server: McpServer, blueprint: Blueprint, selection: Selection, table: ServerToolTable, options: MintOptions): Promise<void> {
+async function runHooks(server: McpServer, blueprint: Blueprint, selection: Selection, table: ServerToolTable, options: MintOptions, hookViews: HookViews | undefined): Promise<void> {
+  let statesViews = server.server.getCapabilities().extensions?.[UI_EXTENSION_ID] !== undefined;
   for (const participant of blueprint.participants) {
     const hook = participant.extension.onServer;
     if (typeof hook !== 'function') continue;
@@ -233,6 +237,11 @@ async function runHooks(server: McpServer, blueprint: Blueprint, selection: Sele
     } catch (error) {
       const message = `extension "${participant.name}": onServer failed; its action on this server is skipped (${errorMessage(error)}); hint: fix the hook, other extensions are unaffected`;
       options.problems.report(participant.logger, { code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' }, { cause: error });
+    }
+    // Before connect, so a view only a hook serves is still stated in the capabilities.
+    if (hookViews?.check(participant.name, participant.logger) === true && !statesViews) {
+      server.server.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
+      statesViews = true;
     }
   }
 }
