@@ -7,7 +7,7 @@
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { h, startView, textOf } from './_view.js';
+import { h, startView, textOf } from '@reactor/view-kit/view';
 
 interface TaskDelta { task: string; title: string | null; delta: number; change: 'fixed' | 'broken' | 'improved' | 'regressed' | 'unchanged'; baseline: { status: string; score: number | null }; candidate: { status: string; score: number | null } }
 interface Run { id: string; model: string; score: number; passed: number; total: number }

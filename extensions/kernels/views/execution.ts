@@ -7,7 +7,7 @@
  * the image content.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { h, startView } from './_view.js';
+import { h, startView } from '@reactor/view-kit/view';
 
 interface Execution { execution_id: string; status: string; execution_count: number | null; space: string; path: string; cell_id?: string; outputs: number; truncated_bytes: number; images_omitted: number; elapsed_ms: number; note?: string }
 

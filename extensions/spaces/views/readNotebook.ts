@@ -11,7 +11,7 @@ import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { h, startView, textOf } from './_view.js';
+import { h, startView, textOf } from '@reactor/view-kit/view';
 
 interface Output { outputType: string; name?: string; text: string }
 interface Cell { index: number; type: 'code' | 'markdown' | 'raw'; source: string; executionCount?: number | null; outputs?: Output[] }

@@ -198,3 +198,62 @@ describe('which tools have views', () => {
     expect(Object.values(narrowed.provenance).filter((p) => p.view !== undefined)).toEqual([]);
   });
 });
+
+describe('views under dynamic toolsets', () => {
+  // The capability is stated once, at initialize: a session that can grow must state it before a view arrives.
+  it('a dynamic session states the MCP Apps capability from the start, and a view enable_toolset turns on is linked and served', async () => {
+    await withClient(ERAS[0], open.url('/mcp?only=more&exclude_tools=compare_runs&dynamic'), {}, async (client) => {
+      expect(client.getServerCapabilities()?.extensions?.[UI_EXTENSION_ID]).toEqual({});
+      expect((await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'))).toEqual([]);
+      await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'runs' } });
+      const tool = (await client.listTools()).tools.find((t) => t.name === 'get_run');
+      expect(tool?._meta?.['ui/resourceUri']).toBe(runView.uri);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toContain(runView.uri);
+      expect((await client.readResource({ uri: runView.uri })).contents[0]).toMatchObject({ mimeType: VIEW_MIME_TYPE });
+    });
+  });
+
+  it('a request that cannot change (no session, not dynamic) states it only where it serves a view', async () => {
+    expect((await surface(ERAS[0], open.url('/mcp?only=more&exclude_tools=compare_runs'))).extension).toBeUndefined();
+    expect((await surface(ERAS[1], open.url('/mcp?only=more&exclude_tools=compare_runs&dynamic'))).extension).toBeUndefined();
+  });
+});
+
+describe('a view an onServer hook registers', () => {
+  const board = '<!doctype html><p>hook board</p>';
+  const hooks = defineExtension({
+    manifest: { name: 'hooks', version: '1.0.0' },
+    toolsets: () => [{ name: 'hooks', description: 'Tools a hook adds.' }],
+    tools: () => [defineTool({ name: 'plain', description: 'No view.', handler: () => 'plain' })],
+    onServer(server) {
+      // As ext-apps' registerAppTool + registerAppResource do: the tool's _meta names the resource, registered next.
+      server.registerTool('hook_board', { description: 'A board.', _meta: { ui: { resourceUri: 'ui://hooks/board' } } }, () => ({ content: [{ type: 'text', text: 'board' }] }));
+      server.registerResource('board', 'ui://hooks/board', { mimeType: VIEW_MIME_TYPE }, (uri: URL) => ({ contents: [{ uri: uri.href, mimeType: VIEW_MIME_TYPE, text: board }] }));
+      // A link to a view nothing serves.
+      server.registerTool('hook_orphan', { description: 'An orphan.', _meta: { ui: { resourceUri: 'ui://hooks/missing', visibility: ['model'] }, 'ui/resourceUri': 'ui://hooks/missing' } }, () => ({ content: [{ type: 'text', text: 'orphan' }] }));
+    },
+  });
+
+  it.each(ERAS)('is served with its tool and stated in the capability; a link to a view nothing serves is dropped and reported (%s)', async (...eraArgs) => {
+    const era = eraArgs as unknown as (typeof ERAS)[number];
+    const hooksHost = await buildHost([hooks], { logger: silentLogger, strict: true });
+    const served = await listen(createMcpApp(hooksHost));
+    try {
+      await withClient(era, served.url('/mcp?only=hooks'), {}, async (client) => {
+        expect(client.getServerCapabilities()?.extensions?.[UI_EXTENSION_ID]).toEqual({});
+        const tools = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t._meta ?? null]));
+        expect(tools['hook_board']).toEqual({ ui: { resourceUri: 'ui://hooks/board' } });
+        expect(tools['hook_orphan']).toEqual({ ui: { visibility: ['model'] } });
+        expect((await client.readResource({ uri: 'ui://hooks/board' })).contents).toEqual([{ uri: 'ui://hooks/board', mimeType: VIEW_MIME_TYPE, text: board }]);
+      });
+      const reported = hooksHost.report().problems.filter((p) => p.code === 'REACTOR_VIEW_INVALID');
+      expect(reported.length).toBeGreaterThan(0);
+      expect(reported[0]).toMatchObject({ extension: 'hooks', subject: 'ui://hooks/missing', phase: 'server' });
+      expect(reported[0]!.message).toContain('tool "hook_orphan"');
+      expect(reported[0]!.message).toContain('registerResource');
+    } finally {
+      await served.close();
+      await hooksHost.stop();
+    }
+  });
+});

@@ -20,6 +20,7 @@
  * keeps hooks' changes to their own server.
  */
 import { UI_EXTENSION_ID } from '../../contract/view.js';
+import { HookViews } from './hookViews.js';
 import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../../kernel/errors.js';
 import type { OnServerContext } from '../../contract/extension.js';
@@ -120,7 +121,9 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   // resources, prompts and completions are advertised where they are installed.
   low.registerCapabilities({ tools: blueprint.dynamic === true ? { listChanged: true } : {}, logging: {} });
   // MCP Apps: a server that serves a view says so (capabilities.extensions, 2026-07-28 and the 2025 line alike).
-  if (blueprint.resources.some((r) => r.forTools !== undefined)) low.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
+  // A dynamic session's server says so from the start: capabilities are stated once, at initialize, and a toolset
+  // `enable_toolset` turns on later may bring a view (a held extension's tools, views and all, are not known before it wakes).
+  if (changing || blueprint.resources.some((r) => r.forTools !== undefined)) low.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
 
   low.setRequestHandler('tools/list', middleware ? (_request, ctx) => protocolErrorOnFailure(middleware.around('tools/list', { arguments: undefined }, ctx, () => Promise.resolve(table.listResult()))) : () => table.listResult());
   const tasks = options.tasks?.();
@@ -200,7 +203,9 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
     };
   }
 
-  const hooksDone = runHooks(server, blueprint, selection, table, options);
+  // Views a hook's tools link to: served when the hook registers them too, unlinked and reported when not.
+  const hookViews = blueprint.participants.some((p) => typeof p.extension.onServer === 'function') ? new HookViews(server, blueprint, table, options.problems) : undefined;
+  const hooksDone = runHooks(server, blueprint, selection, table, options, hookViews);
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
     await hooksDone;
@@ -210,7 +215,8 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
 }
 
 /** Each participant's `onServer`, in registration order; never rejects (a failure costs that hook only). */
-async function runHooks(server: McpServer, blueprint: Blueprint, selection: Selection, table: ServerToolTable, options: MintOptions): Promise<void> {
+async function runHooks(server: McpServer, blueprint: Blueprint, selection: Selection, table: ServerToolTable, options: MintOptions, hookViews: HookViews | undefined): Promise<void> {
+  let statesViews = server.server.getCapabilities().extensions?.[UI_EXTENSION_ID] !== undefined;
   for (const participant of blueprint.participants) {
     const hook = participant.extension.onServer;
     if (typeof hook !== 'function') continue;
@@ -231,6 +237,11 @@ async function runHooks(server: McpServer, blueprint: Blueprint, selection: Sele
     } catch (error) {
       const message = `extension "${participant.name}": onServer failed; its action on this server is skipped (${errorMessage(error)}); hint: fix the hook, other extensions are unaffected`;
       options.problems.report(participant.logger, { code: ErrorCodes.ON_SERVER_FAILED, extension: participant.name, message, phase: 'server' }, { cause: error });
+    }
+    // Before connect, so a view only a hook serves is still stated in the capabilities.
+    if (hookViews?.check(participant.name, participant.logger) === true && !statesViews) {
+      server.server.registerCapabilities({ extensions: { [UI_EXTENSION_ID]: {} } });
+      statesViews = true;
     }
   }
 }

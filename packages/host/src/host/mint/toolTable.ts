@@ -105,6 +105,21 @@ export class ServerToolTable {
     };
   }
 
+  /** The tools this server lists of its own (registered or changed by a hook), with their list entries. */
+  ownListed(): Array<{ name: string; listEntry: Tool }> {
+    const own: Array<{ name: string; listEntry: Tool }> = [];
+    for (const [name, entry] of this.overlay ?? []) if (entry?.enabled) own.push({ name, listEntry: entry.listEntry });
+    return own;
+  }
+
+  /** Replaces the `_meta` a client sees of a tool on this server (none when `meta` is undefined). */
+  setListMeta(name: string, meta: Record<string, unknown> | undefined): void {
+    this.mutate(name, (e) => {
+      const { _meta: _dropped, ...rest } = e.listEntry;
+      return { ...e, listEntry: meta === undefined ? rest : { ...rest, _meta: meta } };
+    });
+  }
+
   /** `server.registerTool` from an `onServer` hook: served on this server only. */
   addForeign(name: string, config: HookToolConfig, callback: HookToolCallback, options: ServeToolOptions): ToolHandle {
     if (this.entry(name)) throw new Error(`Tool ${name} is already registered`);

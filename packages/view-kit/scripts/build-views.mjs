@@ -1,12 +1,14 @@
-// Builds this extension's MCP Apps views: each views/<name>.ts (with views/<name>.css
-// beside it) bundled by esbuild into one self-contained dist/views/<name>.html —
-// scripts and styles inlined, nothing fetched from elsewhere. Prints each view's size.
+#!/usr/bin/env node
+// reactor-build-views: builds the MCP Apps views of the extension it runs in (the
+// current directory, as a package script runs): each views/<name>.ts (with
+// views/<name>.css beside it) bundled by esbuild into one self-contained
+// dist/views/<name>.html — scripts and styles inlined (this kit's view runtime and
+// CSS too), nothing fetched from elsewhere. Prints each view's size.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = process.cwd();
 const source = join(root, 'views');
 const out = join(root, 'dist', 'views');
 

@@ -1,8 +1,8 @@
 /**
- * What every view of this extension does the same way: connect ext-apps' `App`
+ * What every first-party view does the same way: connect ext-apps' `App`
  * to the host, follow the host's theme, style variables, fonts and size hints
  * (initially and when they change), and hand the tool's result to `render`.
- * (The same small file sits in each first-party extension's views/.)
+ * (Shared by the first-party extensions: `@reactor/view-kit/view`, inlined into each view by esbuild.)
  */
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/client';

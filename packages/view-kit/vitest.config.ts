@@ -1,0 +1,3 @@
+import { reactorProject } from '../../vitest.shared.js';
+
+export default reactorProject('@reactor/view-kit');
