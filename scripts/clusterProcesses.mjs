@@ -49,6 +49,11 @@ export function clusterProcesses({ onStart } = {}) {
   function start(name, command, args, env = process.env) {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     child.name = name;
+    // A missing or unrunnable binary is an 'error' event: without a listener it would crash the script unexplained.
+    child.once('error', (error) => {
+      process.stderr.write(`${name}: could not run ${command} (${error.code ?? error.message}); install it (apt-get install -y redis-server haproxy) or point REDIS_SERVER / HAPROXY at it\n`);
+      void stopAll().finally(() => process.exit(1));
+    });
     children.push(child);
     let output = '';
     child.output = () => output;

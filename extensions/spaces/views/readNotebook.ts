@@ -32,7 +32,12 @@ DOMPurify.addHook('uponSanitizeElement', (node, data) => {
 
 function markdown(source: string, app: App): HTMLElement {
   const div = h('div', { class: 'markdown' });
-  div.innerHTML = DOMPurify.sanitize(marked.parse(source, { async: false, gfm: true }), { FORBID_TAGS: ['style', 'form', 'input', 'iframe'] });
+  // Tags and attributes that can fetch from elsewhere (srcset, a style's url(), a poster, media sources, SVG's
+  // image/use hrefs) go too: a notebook's author must not get a beacon from whoever opens it in a lax client.
+  div.innerHTML = DOMPurify.sanitize(marked.parse(source, { async: false, gfm: true }), {
+    FORBID_TAGS: ['style', 'form', 'input', 'iframe', 'video', 'audio', 'source', 'picture', 'track', 'svg', 'math', 'object', 'embed', 'link', 'meta', 'base'],
+    FORBID_ATTR: ['srcset', 'style', 'poster', 'background', 'xlink:href', 'action', 'formaction'],
+  });
   for (const a of div.querySelectorAll('a[href]')) {
     a.addEventListener('click', (event) => {
       event.preventDefault();

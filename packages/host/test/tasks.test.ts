@@ -6,7 +6,7 @@
  * the same middleware and tool extensions as a call, for its owner only,
  * within its caps, its TTL and its signed ids.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   acceptedContent,
@@ -333,6 +333,22 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     clock += 120_000; // past createdAt (read from the real clock a moment after `clock` was) + ttlMs
     expect((await rpc(url, 'tasks/get', { taskId })).error).toEqual({ code: -32602, message: 'Failed to retrieve task: Task not found' });
     expect(await store.counts()).toEqual({ total: 0, active: 0 });
+  });
+
+  it('let go of a task waiting for input when its TTL ends (no run, watcher or context held on)', async () => {
+    const url = await serve({ tasks: { ttlMs: 300 } });
+    const taskId = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} })).result!['taskId'] as string;
+    await until(url, taskId, ['input_required']);
+    const running = async () => ((await (await fetch(new URL('/healthz', url))).json()) as { tasks: { running: number } }).tasks.running;
+    expect(await running()).toBe(1);
+    // The TTL timer fires at 300 ms; the record is gone from the store and the run from this node.
+    await vi.waitFor(async () => expect(await running()).toBe(0), { timeout: 5_000, interval: 50 });
+    expect((await rpc(url, 'tasks/get', { taskId })).error).toMatchObject({ code: -32602 });
+  });
+
+  it('refuse a TTL a timer cannot hold', async () => {
+    await serve();
+    expect(() => createMcpApp(host!, { logger: silentLogger, tasks: { ttlMs: 2 ** 31 } })).toThrow(/tasks\.ttlMs/);
   });
 
   it('/healthz names the task store; tasks: false turns the extension off', async () => {

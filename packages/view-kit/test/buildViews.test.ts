@@ -31,6 +31,8 @@ it('bundles each view with the kit inlined into one HTML file, skipping _helpers
   expect(out).toBe(`views: hello.html ${Buffer.byteLength(html)} bytes\n`);
   expect(html.startsWith('<!doctype html>')).toBe(true);
   expect(html).toContain('<title>Hello view</title>');
+  // The view says itself that it fetches nothing, whatever policy the client renders it under.
+  expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; [^"]*connect-src 'none'[^"]*">/);
   // The kit's CSS (its light/dark variables) and the view's own, in one <style>.
   expect(html).toMatch(/<style>[^<]*--good:[^<]*\.hello\{color:var\(--good\)\}[^<]*<\/style>/);
   // The kit's runtime is in the one script (its waiting text), and `</script` inside it is escaped.

@@ -36,6 +36,9 @@ describe('defineView', () => {
     ['no HTML', { html: '' }, 'no html'],
     ['an http: URL as HTML', { html: new URL('https://example.com/view.html') }, 'no html'],
     ['a csp origin with a path', { csp: { resourceDomains: ['https://cdn.example.com/lib'] } }, 'csp.resourceDomains'],
+    // Clients splice these into a Content-Security-Policy: a `;` would add a directive, a bare `*` open everything.
+    ['a csp origin that smuggles a directive', { csp: { connectDomains: ["https://a.example.com;script-src 'unsafe-eval'"] } }, 'csp.connectDomains'],
+    ['a csp origin that is only a wildcard', { csp: { connectDomains: ['https://*'] } }, 'csp.connectDomains'],
     ['an unknown csp field', { csp: { scriptDomains: ['https://cdn.example.com'] } as never }, 'unknown csp field'],
     ['HTML over the cap', { html: 'x'.repeat(MAX_VIEW_BYTES + 1) }, 'too large'],
   ])('refuses %s with REACTOR_VIEW_INVALID', (_label, change, problem) => {

@@ -14,6 +14,13 @@
 import { readFile } from 'node:fs/promises';
 import { describeValue, ErrorCodes, ReactorError } from '../kernel/errors.js';
 
+/**
+ * An origin a view's csp may name: a scheme, a host (or `*.` and a host) and an optional port — nothing
+ * else, since clients splice these into a Content-Security-Policy, where `;`, `'`, `,` or a bare `*`
+ * would add directives or open everything.
+ */
+const CSP_ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?$/i;
+
 /** The MIME type of an MCP Apps view (ext-apps' `RESOURCE_MIME_TYPE`). */
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The extension's identifier in `capabilities.extensions` (ext-apps' `EXTENSION_ID`). */
@@ -115,7 +122,7 @@ export function assertValidView(view: ViewSpec, owner?: { readonly tool?: string
       if (!['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'].includes(key)) {
         fail(`has an unknown csp field "${key}"`, 'connectDomains, resourceDomains, frameDomains or baseUriDomains', JSON.stringify(key), 'see MCP Apps McpUiResourceCsp');
       }
-      if (!Array.isArray(origins) || origins.some((o) => typeof o !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(o))) {
+      if (!Array.isArray(origins) || origins.some((o) => typeof o !== 'string' || !CSP_ORIGIN.test(o))) {
         fail(`has an invalid csp.${key}`, 'an array of origins such as "https://cdn.example.com" or "https://*.example.com"', describeValue(origins), 'give scheme and host, no path');
       }
     }

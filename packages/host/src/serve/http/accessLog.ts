@@ -100,7 +100,8 @@ export function startAccessLog(req: IncomingMessage, res: ServerResponse, logger
   res.once('close', () => {
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const method = req.method ?? 'GET';
-    const target = pathOf(req.url);
+    // The path is the client's choice too (up to the header size limit): capped like a header.
+    const target = capped(pathOf(req.url));
     const status = res.headersSent ? res.statusCode : 0;
     // One object of one shape, its optional fields filled only when present: pino serializes it as it stands.
     const fields: AccessFields = { method, target, status, durationMs };

@@ -23,6 +23,7 @@ import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type AuthInfo,
 import { errorMessage } from '../../../kernel/errors.js';
 import type { Logger } from '../../../kernel/logger.js';
 import { principalOf } from '../../../kernel/principal.js';
+import { MAX_TIMER_MS } from '../../../kernel/timeLimit.js';
 import { selectionToQuery } from '../../../selection/selection.js';
 import type { TaskReporter } from '../../../contract/task.js';
 import type { ConnectionInfo } from '../../../host/build/blueprint.js';
@@ -59,9 +60,9 @@ export interface TaskSettings {
 
 /** Resolves `createMcpApp`'s `tasks` option (validated), reading `REACTOR_TASKS_SECRET` when no secret is given. */
 export function resolveTaskSettings(options: McpAppTaskOptions, env: NodeJS.ProcessEnv = process.env, invalid: (option: string, problem: string, received: unknown, expected: string) => Error): TaskSettings {
-  const positive = (name: keyof McpAppTaskOptions, value: unknown, fallback: number): number => {
+  const positive = (name: keyof McpAppTaskOptions, value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
     if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw invalid(`tasks.${name}`, 'is not a positive whole number', value, 'a whole number above 0');
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > max) throw invalid(`tasks.${name}`, 'is not a positive whole number in range', value, `a whole number from 1 to ${max}`);
     return value;
   };
   const given = options.secret ?? env.REACTOR_TASKS_SECRET;
@@ -77,8 +78,9 @@ export function resolveTaskSettings(options: McpAppTaskOptions, env: NodeJS.Proc
     store,
     secret: given ?? randomBytes(32).toString('base64url'),
     sharedSecret: given !== undefined,
-    ttlMs: positive('ttlMs', options.ttlMs, DEFAULT_TTL_MS),
-    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_MS),
+    // A task's TTL is a timer on the node that runs it: past MAX_TIMER_MS (~24.8 days) a timer fires at once.
+    ttlMs: positive('ttlMs', options.ttlMs, DEFAULT_TTL_MS, MAX_TIMER_MS),
+    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_MS, MAX_TIMER_MS),
     maxPerPrincipal: positive('maxPerPrincipal', options.maxPerPrincipal, DEFAULT_PER_PRINCIPAL),
     maxTotal: positive('maxTotal', options.maxTotal, DEFAULT_TOTAL),
   };
@@ -170,7 +172,8 @@ export class TaskEngine implements TaskRuntime {
     const created = await store.create(record, { perOwner: maxPerPrincipal, total: maxTotal });
     if (!created.ok) {
       const which = created.limit === 'owner' ? `this principal already holds ${created.count} live tasks (at most ${maxPerPrincipal})` : `the server holds ${created.count} live tasks (at most ${maxTotal})`;
-      throw new ProtocolError(TASK_LIMIT_CODE, `Task limit reached: tool "${call.tool.name}" was not started because ${which}; wait for tasks to finish or expire, or cancel some with tasks/cancel`, {
+      // A finished task is held (and counted) until its TTL, for the client to read its result.
+      throw new ProtocolError(TASK_LIMIT_CODE, `Task limit reached: tool "${call.tool.name}" was not started because ${which}; a task counts until its TTL ends, finished or not: wait for tasks to expire, cancel running ones with tasks/cancel, or raise the limit (createMcpApp's tasks.maxPerPrincipal / tasks.maxTotal)`, {
         reason: 'task_limit',
         limit: created.limit === 'owner' ? 'principal' : 'total',
         max: created.limit === 'owner' ? maxPerPrincipal : maxTotal,
@@ -253,7 +256,13 @@ export class TaskEngine implements TaskRuntime {
 
   private begin(record: TaskRecord, call: TaskCall): void {
     const controller = new AbortController();
-    const ttl = setTimeout(() => controller.abort(new Error(`task ${record.taskId} reached its TTL (${record.ttlMs} ms)`)), Math.max(0, record.expiresAt - Date.now()));
+    // At its TTL the record is gone from the store: the work stops and the run is let go of here too
+    // (a task parked in input_required would otherwise hold its run, watcher and context for good).
+    const ttl = setTimeout(() => {
+      run.phase = 'done';
+      controller.abort(new Error(`task ${record.taskId} reached its TTL (${record.ttlMs} ms)`));
+      run.stop();
+    }, Math.max(0, record.expiresAt - Date.now()));
     ttl.unref();
     const run: Run = {
       taskId: record.taskId,
@@ -306,7 +315,10 @@ export class TaskEngine implements TaskRuntime {
     const { store } = this.settings;
     try {
       const answer = await run.call.run(this.roundContext(run, inputResponses, requestState));
-      if (run.phase === 'done' || run.controller.signal.aborted) return;
+      if (run.phase === 'done' || run.controller.signal.aborted) {
+        run.stop();
+        return;
+      }
       if (isInputRequiredResult(answer)) {
         const { inputRequests, requestState } = answer as { inputRequests?: Record<string, unknown>; requestState?: string };
         const keyed: Record<string, unknown> = {};
@@ -321,9 +333,10 @@ export class TaskEngine implements TaskRuntime {
       // The task's result is what the request itself would have returned: a 2026-07-28
       // tools/call answers with `resultType: 'complete'`, and clients (ext-tasks) check it.
       const result = { ...answer, resultType: 'complete' as const };
-      run.phase = 'done';
       const isError = (result as { isError?: unknown }).isError === true;
       await store.update(run.taskId, { status: 'completed', statusMessage: isError ? 'The tool reported an error (see result).' : 'The task completed.', result });
+      // Done only once recorded: a store that refuses the write sends the task to fail() (recorded as failed), not left working.
+      run.phase = 'done';
       run.stop();
     } catch (error) {
       await this.fail(run, error);
