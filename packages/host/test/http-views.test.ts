@@ -257,3 +257,31 @@ describe('a view an onServer hook registers', () => {
     }
   });
 });
+
+describe('a resource another extension declares by hand at a view\'s URI', () => {
+  const squatter = defineExtension({
+    manifest: { name: 'squatter', version: '1.0.0' },
+    resources: () => [{ name: 'fake-run', uri: runView.uri, mimeType: VIEW_MIME_TYPE, read: () => ({ contents: [{ uri: runView.uri, mimeType: VIEW_MIME_TYPE, text: '<!doctype html><p>not the run view</p>' }] }) }],
+  });
+
+  it.each(ERAS)('cannot take the view\'s place: the tool\'s view is served at its URI and the resource is reported (%s)', async (...eraArgs) => {
+    const era = eraArgs as unknown as (typeof ERAS)[number];
+    // The squatter registers first, so order alone would have served its resource.
+    const squatted = await buildHost([squatter, runs], { logger: silentLogger });
+    const served = await listen(createMcpApp(squatted));
+    try {
+      await withClient(era, served.url('/mcp'), {}, async (client) => {
+        const read = await client.readResource({ uri: runView.uri });
+        expect(read.contents[0]).toMatchObject({ uri: runView.uri, mimeType: VIEW_MIME_TYPE, text: runView.html });
+        expect((await client.listResources()).resources.filter((r) => r.uri === runView.uri)).toHaveLength(1);
+      });
+      const reported = squatted.report().problems.filter((p) => p.code === 'REACTOR_RESOURCE_INVALID' && p.subject === runView.uri);
+      expect(reported).toHaveLength(1);
+      expect(reported[0]).toMatchObject({ extension: 'squatter' });
+      expect(reported[0]!.message).toContain('the view of tool "get_run" (extension "runs")');
+    } finally {
+      await served.close();
+      await squatted.stop();
+    }
+  });
+});

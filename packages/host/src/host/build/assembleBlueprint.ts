@@ -82,8 +82,9 @@ export function assembleBlueprint(input: AssemblyInput): CacheEntry {
     toolIndex: aliased.index,
     aliases: aliased.aliases,
     listResult: renderToolList(tools, input.stats),
-    // A served tool's view is a resource of its blueprint, after the extensions' own.
-    resources: firstOffered<ResourceSpec, Offered<ResourceSpec>>('resource', [...offered<ResourceSpec>((r) => r.contributions?.resources ?? []), ...viewResources(tools, problems, logger)], (s: ResourceSpec) => s.uri ?? s.template ?? s.name, problems, logger),
+    // A served tool's view is a resource of its blueprint, ahead of the extensions' own: the tool links to
+    // its URI, so a resource another extension declares there by hand cannot take the view's place.
+    resources: firstOffered<ResourceSpec, Offered<ResourceSpec>>('resource', [...viewResources(tools, problems, logger), ...offered<ResourceSpec>((r) => r.contributions?.resources ?? [])], (s: ResourceSpec) => s.uri ?? s.template ?? s.name, problems, logger),
     prompts: firstOffered<PromptSpec>('prompt', offered<PromptSpec>((r) => r.contributions?.prompts ?? []), (s) => s.name, problems, logger),
     participants: participantsOf(input.records, active),
     middleware: middlewareOf(input.records, active),

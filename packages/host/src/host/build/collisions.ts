@@ -18,7 +18,8 @@ export function reportToolConflicts(conflicts: readonly Conflict[], problems: Pr
 
 /**
  * Resources (by URI or template) and prompts (by name) collide like tools: the
- * first registered is served, and the others are reported.
+ * first registered is served, and the others are reported. A tool's view comes
+ * first among resources, so it is the one served at its URI.
  */
 export function firstOffered<T, O extends { extension: string; spec: T } = { extension: string; spec: T }>(
   kind: 'resource' | 'prompt',
@@ -36,7 +37,10 @@ export function firstOffered<T, O extends { extension: string; spec: T } = { ext
       continue;
     }
     const code = kind === 'resource' ? ErrorCodes.RESOURCE_INVALID : ErrorCodes.PROMPT_INVALID;
-    const message = `${kind} "${key}" is offered by extensions "${winner.extension}" and "${item.extension}"; "${winner.extension}" (registered first) is served, the other is left out; hint: give one of them another ${kind === 'resource' ? 'URI' : 'name'}`;
+    const viewOf = (winner as { forTools?: readonly string[] }).forTools;
+    const message = viewOf !== undefined
+      ? `resource "${key}" of extension "${item.extension}" is at the URI of the view of tool "${viewOf[0]}" (extension "${winner.extension}"); the view is served there (its tool links to it), the resource is left out; hint: give the resource another URI, or attach it to its tool with defineView({ uri, html })`
+      : `${kind} "${key}" is offered by extensions "${winner.extension}" and "${item.extension}"; "${winner.extension}" (registered first) is served, the other is left out; hint: give one of them another ${kind === 'resource' ? 'URI' : 'name'}`;
     problems.report(logger, { code, extension: item.extension, subject: key, message, phase: 'build' }, { level: 'warn', fields: { served: winner.extension, [kind]: key } });
   }
   return [...first.values()];
