@@ -51,6 +51,25 @@ describe('check on a view', () => {
     ]);
   });
 
+  it('refuses what an inline module imports from an undeclared origin (static and dynamic), and a <base href> that moves every relative reference there', async () => {
+    const html = page(
+      `<base href="https://cdn.example.com/app/"><script type="module">import { chart } from "https://cdn.example.com/chart.js";\nimport 'https://esm.other.com/side-effect.js';\nconst label = "import x from 'https://not.a.reference/'";\nchart(label);</script><script>import('https://lazy.other.com/late.js').then(() => undefined);</script>`,
+    );
+    expect(await problems(defineView({ uri: 'ui://runs/run', html, csp: { resourceDomains: ['https://cdn.example.com'] } }))).toEqual([
+      'error view-external: its module import "https://esm.other.com/side-effect.js" comes from https://esm.other.com, which its csp does not declare, so the client\'s sandbox refuses it',
+      'error view-external: its module import "https://lazy.other.com/late.js" comes from https://lazy.other.com, which its csp does not declare, so the client\'s sandbox refuses it',
+    ]);
+    expect(viewReferences(html)).toEqual([
+      { kind: '<base href>', url: 'https://cdn.example.com/app/' },
+      { kind: 'module import', url: 'https://cdn.example.com/chart.js' },
+      { kind: 'module import', url: 'https://esm.other.com/side-effect.js' },
+      { kind: 'module import', url: 'https://lazy.other.com/late.js' },
+    ]);
+    expect(await problems(defineView({ uri: 'ui://runs/run', html: page('<base href="https://cdn.example.com/"><script src="main.js"></script>') }))).toContain(
+      'error view-external: its <base href> "https://cdn.example.com/" comes from https://cdn.example.com, which its csp does not declare, so the client\'s sandbox refuses it',
+    );
+  });
+
   it('refuses a script beside the page (not bundled in), which no client can fetch', async () => {
     expect(await problems(defineView({ uri: 'ui://runs/run', html: page('<script src="./main.js"></script>') }))).toEqual([
       'error view-external: its script "./main.js" is a file beside the page, which a client rendering the view cannot fetch',

@@ -1,8 +1,9 @@
 /**
  * Checking a view (MCP Apps) as `reactor-mcp-server check` does: its HTML
  * loads and fits the size cap, and it is self-contained — every external
- * script, stylesheet and CSS `@import` comes from an origin its `csp`
- * declares (`resourceDomains`), since a client's sandbox refuses anything
+ * script, stylesheet, CSS `@import`, module `import` and `<base href>` comes
+ * from an origin its `csp` declares (`resourceDomains`), since a client's
+ * sandbox refuses anything
  * else and a view that depends on it draws nothing. A `ui://` resource an
  * extension declares by hand must carry the apps MIME type.
  */
@@ -14,12 +15,15 @@ type Add = (severity: CheckFinding['severity'], code: FindingCode, subject: stri
 
 /** A reference from a view's HTML to something it would fetch. */
 export interface ViewReference {
-  readonly kind: 'script' | 'stylesheet' | '@import';
+  readonly kind: 'script' | 'stylesheet' | '@import' | 'module import' | '<base href>';
   readonly url: string;
 }
 
 const ATTRIBUTE = /([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 const IMPORT = /@import\s+(?:url\(\s*)?["']?([^"')\s;]+)/gi;
+/** A module's static `import … from "x"` / `import "x"` (at a statement's start), and any script's `import("x")`. */
+const STATIC_IMPORT = /(?:^|[;{}\n])\s*import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"'\n]+)["']/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*["'`]([^"'`\n]+)["'`]\s*\)/g;
 
 function attributes(source: string): Map<string, string> {
   const found = new Map<string, string>();
@@ -28,13 +32,14 @@ function attributes(source: string): Map<string, string> {
 }
 
 /**
- * The scripts, stylesheets and `@import`s an HTML document would fetch. Reads
- * tags, not text: what an inline script or a comment holds is not a reference.
+ * The scripts, stylesheets, `@import`s, module imports and `<base href>` an
+ * HTML document would fetch from. Reads tags and import statements, not text:
+ * what an inline script's strings or a comment hold is not a reference.
  */
 export function viewReferences(html: string): ViewReference[] {
   const found: ViewReference[] = [];
   const source = html.replace(/<!--[\s\S]*?-->/g, '');
-  const tag = /<(script|link|style)\b([^>]*)>/gi;
+  const tag = /<(script|link|style|base)\b([^>]*)>/gi;
   let m: RegExpExecArray | null;
   while ((m = tag.exec(source)) !== null) {
     const name = m[1]!.toLowerCase();
@@ -47,6 +52,12 @@ export function viewReferences(html: string): ViewReference[] {
       }
       continue;
     }
+    if (name === 'base') {
+      // Every relative reference of the page resolves against it.
+      const href = attrs.get('href');
+      if (href !== undefined) found.push({ kind: '<base href>', url: href });
+      continue;
+    }
     // An element's body is skipped (a script) or read for @import (a style), never taken for tags.
     const end = source.toLowerCase().indexOf(`</${name}`, tag.lastIndex);
     const body = source.slice(tag.lastIndex, end === -1 ? source.length : end);
@@ -54,6 +65,12 @@ export function viewReferences(html: string): ViewReference[] {
     if (name === 'script') {
       const src = attrs.get('src');
       if (src !== undefined) found.push({ kind: 'script', url: src });
+      else {
+        // An inline script's text is not read for tags, but what it imports is fetched like a script.
+        const module = (attrs.get('type') ?? '').toLowerCase() === 'module';
+        if (module) for (const i of body.matchAll(STATIC_IMPORT)) found.push({ kind: 'module import', url: i[1]! });
+        for (const i of body.matchAll(DYNAMIC_IMPORT)) found.push({ kind: 'module import', url: i[1]! });
+      }
     } else {
       for (const i of body.matchAll(IMPORT)) found.push({ kind: '@import', url: i[1]! });
     }
