@@ -110,4 +110,17 @@ describe('answeringInterruptedRequests', () => {
     expect(seen.map((e) => JSON.parse(e.data) as unknown)).toEqual([expect.objectContaining({ id: 7, result: expect.anything() as unknown })]);
     await a.close();
   });
+
+  it('keeps every resumed stream of a live node open, even past the streams it labels at most (1,000 in flight)', async () => {
+    const a = await node(memoryEventStore(), 'node-a');
+    const calls = Array.from({ length: 1_001 }, (_, i) => ({ ...call, id: 100 + i }));
+    // The first call's stream is the oldest: past the bound it is no longer among the labelled open streams.
+    const [first] = await events(await a.post(calls[0]), (seen) => seen.length >= 1);
+    for (const later of calls.slice(1)) await events(await a.post(later), (seen) => seen.length >= 1);
+    const resumed = await a.resume(first!.id!);
+    a.answer('late');
+    const seen = await events(resumed, (s) => s.some((e) => e.data.includes('"id":100')));
+    expect(seen.map((e) => JSON.parse(e.data) as unknown)).toEqual([expect.objectContaining({ id: 100, result: expect.anything() as unknown })]);
+    await a.close();
+  });
 });

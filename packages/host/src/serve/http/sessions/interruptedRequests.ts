@@ -150,8 +150,9 @@ export function answeringInterruptedRequests(store: EventStore, options: Interru
           await send(label(eventId, parsed.ids), message);
         },
       });
-      // Its node still runs it (this transport produced the stream): the SDK keeps the stream open for the answer.
-      if (pending.size === 0 || open.has(streamId)) return streamId;
+      // Its node still runs it (this transport produced the stream, or the SDK still ties a request to it — a
+      // stream evicted from `open` by its bound is not taken for a dead node's): the SDK keeps it open for the answer.
+      if (pending.size === 0 || open.has(streamId) || requestsOf(transport, streamId).length > 0) return streamId;
       for (const id of pending) await send(label(last, parsed.ids, 'x'), interruptedError(id));
       return streamId;
     },
