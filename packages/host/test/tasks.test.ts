@@ -92,6 +92,8 @@ let progressed = deferred();
 let progressedAgain = deferred();
 let unblocked = deferred();
 let middlewareSaw: string[] = [];
+/** How many rounds of `confirm_wipe`'s handler ran. */
+let wipeRounds = 0;
 
 const worker = defineExtension({
   manifest: { name: 'worker', version: '1.0.0' },
@@ -114,6 +116,7 @@ const worker = defineExtension({
       description: 'Asks for a confirmation, then wipes; a task when the client opts in.',
       task: 'optional',
       handler: (_args, ctx) => {
+        wipeRounds++;
         const answer = acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm');
         if (answer === undefined) {
           return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Wipe?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) }, requestState: 'asked' });
@@ -174,6 +177,7 @@ afterEach(async () => {
   progressedAgain = deferred();
   unblocked = deferred();
   middlewareSaw = [];
+  wipeRounds = 0;
 });
 
 async function serve(options: McpAppOptions = {}): Promise<URL> {
@@ -258,6 +262,37 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     const cancelled = (await rpc(url, 'tasks/get', { taskId })).result!;
     expect(cancelled).toMatchObject({ status: 'cancelled' });
     expect(cancelled).not.toHaveProperty('result');
+  });
+
+  it('a task cancelled while its answers are being taken runs no further round of its handler (it stays cancelled)', async () => {
+    // The race, made certain: the cancel lands in the store just before the engine records "working" again.
+    const inner = createMemoryTaskStore();
+    const store: TaskStore = {
+      ...inner,
+      name: inner.name,
+      async update(taskId, patch) {
+        if (patch.status === 'working') {
+          const current = (await inner.get(taskId, JSON.stringify([null, null])))!;
+          await inner.cancel(current.taskId, current.owner);
+        }
+        return await inner.update(taskId, patch);
+      },
+    };
+    const url = await serve({ tasks: { store } });
+    const taskId = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} })).result!['taskId'] as string;
+    await until(url, taskId, ['input_required']);
+    expect(wipeRounds).toBe(1);
+    expect((await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } })).result).toMatchObject({ resultType: 'complete' });
+    expect((await until(url, taskId, ['cancelled', 'completed']))['status']).toBe('cancelled');
+    // Let every callback queued by the answer run, then look: no second round, nothing left running.
+    await new Promise((resolve) => setImmediate(resolve));
+    const health = (await (await fetch(new URL('/healthz', url))).json()) as { tasks: { running: number } };
+    expect(health.tasks.running).toBe(0);
+    expect(wipeRounds).toBe(1);
+    expect((await rpc(url, 'tasks/get', { taskId })).result!['status']).toBe('cancelled');
+    // And once cancelled, tasks/update is refused: nothing waits for input.
+    expect((await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } })).error).toMatchObject({ data: { reason: 'not_waiting_for_input', status: 'cancelled' } });
+    expect(wipeRounds).toBe(1);
   });
 
   it('a protocol error in the task’s work fails the task with that JSON-RPC error', async () => {

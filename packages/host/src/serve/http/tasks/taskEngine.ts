@@ -304,13 +304,35 @@ export class TaskEngine implements TaskRuntime {
       for (const [key, value] of Object.entries(record.inputResponses)) if (key.startsWith(prefix)) answers[key.slice(prefix.length)] = value;
       void this.settings.store
         .update(run.taskId, { status: 'working', statusMessage: 'Input received; the task goes on.', inputRequests: null, inputResponses: null })
-        .then(() => this.round(run, answers, (() => run.requestState) as ServerContext["mcpReq"]["requestState"]))
+        .then((stored) => {
+          // A cancel (or the TTL) that landed between the answer and this write leaves the record
+          // terminal (or gone): the task is over, and its handler must not run another round.
+          if (stored?.status !== 'working') {
+            this.settle(run, stored);
+            return;
+          }
+          return this.round(run, answers, (() => run.requestState) as ServerContext['mcpReq']['requestState']);
+        })
         .catch((error: unknown) => this.fail(run, error));
     }
   }
 
+  /** Ends `run` without another round: the store says its task is terminal (or gone). */
+  private settle(run: Run, record: TaskRecord | undefined): void {
+    if (run.phase !== 'done') {
+      run.phase = 'done';
+      run.controller.abort(new Error(record?.statusMessage ?? `task ${run.taskId} is ${record ? record.status : 'gone'}`));
+    }
+    run.stop();
+  }
+
   /** Runs one round of the call and records what it answered. */
   private async round(run: Run, inputResponses: Record<string, unknown> | undefined, requestState: ServerContext['mcpReq']['requestState']): Promise<void> {
+    // Cancelled (or past its TTL) before this round began: no more of the handler runs.
+    if (run.phase === 'done' || run.controller.signal.aborted) {
+      run.stop();
+      return;
+    }
     run.round++;
     const { store } = this.settings;
     try {
