@@ -463,6 +463,22 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     expect(await stream.next()).toMatchObject({ id: 'sub-1', result: { resultType: 'complete' } });
   });
 
+  it('notifications/tasks: a stream whose tasks expire (their TTL past, never finished) ends as when all are terminal', async () => {
+    const url = await serve({ tasks: { ttlMs: 400 } });
+    const taskId = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} })).result!['taskId'] as string;
+    await until(url, taskId, ['input_required']);
+    const stream = (await listenTasks(url, [taskId])).stream();
+    expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] } } });
+    expect(await stream.next()).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'input_required' } });
+    // Nobody answers: at 400 ms the task is gone, and the stream ends with the listen's result (bounded here, so a stream
+    // left open fails the test with a message rather than at the test's timeout).
+    let bound: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([stream.next(), new Promise<'still open'>((resolve) => (bound = setTimeout(() => resolve('still open'), 5_000)))]);
+    clearTimeout(bound);
+    expect(ended).toEqual({ jsonrpc: '2.0', id: 'sub-1', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } });
+    expect((await rpc(url, 'tasks/get', { taskId })).error).toMatchObject({ code: -32602 });
+  });
+
   it('turn the tool’s progress notifications into the task’s statusMessage (a count, or the message when there is one)', async () => {
     const url = await serve();
     const taskId = (await rpc(url, 'tools/call', { name: 'progress_report', arguments: {} })).result!['taskId'] as string;

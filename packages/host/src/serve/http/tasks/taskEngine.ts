@@ -30,7 +30,7 @@ import type { ConnectionInfo } from '../../../host/build/blueprint.js';
 import { missingTasksCapability, taskErrorOf, type TaskCall, type TaskRuntime } from '../../../host/mint/tasks.js';
 import { JsonRpcCodes } from '../jsonRpc.js';
 import { createMemoryTaskStore } from './memoryTaskStore.js';
-import { MAX_LISTEN_TASK_IDS, openTaskListen } from './taskListen.js';
+import { ListenSlots, MAX_LISTEN_TASK_IDS, openTaskListen } from './taskListen.js';
 import { isTerminalStatus, type McpAppTaskOptions, type TaskRecord, type TaskStore } from './taskStore.js';
 
 const DEFAULT_TTL_MS = 60 * 60 * 1000;
@@ -44,7 +44,9 @@ const MAX_STATUS_MESSAGE = 1000;
 export const TASK_LIMIT_CODE = -32000;
 const NOT_FOUND = 'Failed to retrieve task: Task not found';
 /** Most `notifications/tasks` listen streams open on one node. */
-const MAX_TASK_LISTENS = 1024;
+export const MAX_TASK_LISTENS = 1024;
+/** Most such streams one (authenticated) principal may hold on one node: a quarter, so one caller cannot take them all. */
+export const MAX_TASK_LISTENS_PER_PRINCIPAL = 256;
 
 /** The resolved `tasks` option. */
 export interface TaskSettings {
@@ -102,8 +104,8 @@ interface Run {
 /** The tasks engine: a {@link TaskRuntime} over a store. */
 export class TaskEngine implements TaskRuntime {
   private readonly runs = new Map<string, Run>();
-  /** The open `notifications/tasks` streams (each entry closes one). */
-  private readonly listens = new Set<() => void>();
+  /** The open `notifications/tasks` streams, bounded in total and per principal. */
+  private readonly listens = new ListenSlots(MAX_TASK_LISTENS, MAX_TASK_LISTENS_PER_PRINCIPAL);
   private closed = false;
 
   constructor(
@@ -223,17 +225,22 @@ export class TaskEngine implements TaskRuntime {
     if (!Array.isArray(taskIds) || taskIds.length > MAX_LISTEN_TASK_IDS || !taskIds.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 512)) {
       return refuse(ProtocolErrorCode.InvalidParams, `Invalid params: notifications.taskIds must be a list of at most ${MAX_LISTEN_TASK_IDS} task ids (strings from CreateTaskResult.taskId)`);
     }
-    if (this.closed || this.listens.size >= MAX_TASK_LISTENS) {
-      return refuse(JsonRpcCodes.INTERNAL_ERROR, `Subscription limit reached: this replica holds ${this.listens.size} notifications/tasks streams (at most ${MAX_TASK_LISTENS}); poll tasks/get instead, or retry later`);
+    if (this.closed) return refuse(JsonRpcCodes.INTERNAL_ERROR, 'The server is shutting down and opens no new notifications/tasks stream; poll tasks/get on another replica');
+    const owner = ownerKey(tenant, authInfo);
+    // Reserved before any await: listens arriving together cannot all pass the check.
+    const slot = this.listens.reserve(principalOf(authInfo) === undefined ? undefined : owner);
+    if ('refused' in slot) {
+      const which = slot.refused === 'owner' ? `this principal holds ${slot.count} notifications/tasks streams on this replica (at most ${MAX_TASK_LISTENS_PER_PRINCIPAL})` : `this replica holds ${slot.count} notifications/tasks streams (at most ${MAX_TASK_LISTENS})`;
+      return refuse(JsonRpcCodes.INTERNAL_ERROR, `Subscription limit reached: ${which}; close a stream you no longer read, poll tasks/get instead, or retry later`, { reason: 'listen_limit', limit: slot.refused === 'owner' ? 'principal' : 'total' });
     }
     const source = { store: this.settings.store, verifies: (taskId: string) => this.verifies(taskId), detailed: detailedTask };
-    return await openTaskListen(source, id, taskIds as string[], ownerKey(tenant, authInfo), this.listens, signal);
+    return await openTaskListen(source, id, taskIds as string[], owner, this.listens, slot, signal);
   }
 
   /** Stops every run on this node (their records are left to the store's TTL) and closes the store. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const close of [...this.listens]) close();
+    this.listens.closeAll();
     for (const run of [...this.runs.values()]) {
       run.controller.abort(new Error('the server is shutting down'));
       run.stop();
@@ -329,7 +336,7 @@ export class TaskEngine implements TaskRuntime {
   /** Runs one round of the call and records what it answered. */
   private async round(run: Run, inputResponses: Record<string, unknown> | undefined, requestState: ServerContext['mcpReq']['requestState']): Promise<void> {
     // Cancelled (or past its TTL) before this round began: no more of the handler runs.
-    if (run.phase === 'done' || run.controller.signal.aborted) {
+    if (isOver(run)) {
       run.stop();
       return;
     }
@@ -337,7 +344,7 @@ export class TaskEngine implements TaskRuntime {
     const { store } = this.settings;
     try {
       const answer = await run.call.run(this.roundContext(run, inputResponses, requestState));
-      if (run.phase === 'done' || run.controller.signal.aborted) {
+      if (isOver(run)) {
         run.stop();
         return;
       }
@@ -409,6 +416,11 @@ export class TaskEngine implements TaskRuntime {
     if (inputResponses === undefined) delete mcpReq['inputResponses'];
     return Object.assign({}, base, { mcpReq, task });
   }
+}
+
+/** True once `run` is over (done, or its signal aborted): no round may start or record anything. */
+function isOver(run: Run): boolean {
+  return run.phase === 'done' || run.controller.signal.aborted;
 }
 
 /** Whose task: the principal of the token and the tenant. */
