@@ -357,6 +357,14 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     }
   });
 
+  it('bound anonymous callers by the total cap only: they are no one in particular, so one of them cannot exhaust a per-principal cap for all', async () => {
+    const url = await serve({ tasks: { maxPerPrincipal: 1, maxTotal: 3 } });
+    for (const n of [1, 2, 3]) expect((await rpc(url, 'tools/call', { name: 'crunch', arguments: { n } })).result!['resultType'], `task ${n}`).toBe('task');
+    const refused = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 4 } })).error!;
+    expect(refused).toMatchObject({ code: -32000, data: { reason: 'task_limit', limit: 'total', max: 3 } });
+    expect(refused.message).toContain('the server holds 3 live tasks (at most 3)');
+  });
+
   it('forget a task after its TTL: tasks/get then answers -32602', async () => {
     let clock = Date.now();
     const store: TaskStore = createMemoryTaskStore({ now: () => clock });

@@ -171,7 +171,11 @@ export class TaskEngine implements TaskRuntime {
         ...(call.tool.spec.annotations?.idempotentHint === true ? { retrySafe: true } : {}),
       },
     };
-    const created = await store.create(record, { perOwner: maxPerPrincipal, total: maxTotal });
+    // Anonymous callers (no verified token) are no one in particular: they share one owner key, so a cap per
+    // principal would let one of them exhaust it for all. Only the total cap bounds them (their task ids, 144
+    // random bits signed, are what keeps one anonymous caller's tasks from another's).
+    const anonymous = principalOf(call.ctx.http?.authInfo) === undefined;
+    const created = await store.create(record, { perOwner: anonymous ? Number.MAX_SAFE_INTEGER : maxPerPrincipal, total: maxTotal });
     if (!created.ok) {
       const which = created.limit === 'owner' ? `this principal already holds ${created.count} live tasks (at most ${maxPerPrincipal})` : `the server holds ${created.count} live tasks (at most ${maxTotal})`;
       // A finished task is held (and counted) until its TTL, for the client to read its result.

@@ -135,7 +135,7 @@ export interface McpAppTaskOptions {
   readonly ttlMs?: number;
   /** The poll interval suggested to clients, in ms. Default 1000. */
   readonly pollIntervalMs?: number;
-  /** Most live tasks per principal (and tenant). Default 100. */
+  /** Most live tasks per authenticated principal (and tenant). Default 100. Anonymous callers, being one principal, are bounded by `maxTotal` only. */
   readonly maxPerPrincipal?: number;
   /** Most live tasks in the store. Default 10 000. */
   readonly maxTotal?: number;
