@@ -138,6 +138,18 @@ const worker = defineExtension({
         return 'reported';
       },
     }),
+    defineTool({
+      name: 'chatty',
+      description: 'Reports its status 1 000 times, quickly, then answers; a task when the client opts in.',
+      task: 'optional',
+      handler: async (_args, ctx) => {
+        for (let i = 1; i <= 1000; i++) {
+          ctx.task?.status(`status ${i}`);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return 'chatted';
+      },
+    }),
     defineTool({ name: 'batch_only', description: 'Runs only as a task.', task: 'required', handler: () => 'batched' }),
     defineTool({ name: 'bad_result', description: 'A task whose result the protocol refuses.', task: 'optional', handler: () => ({ content: [{ type: 'no-such-content', text: 'x' }] }) }),
   ],
@@ -487,6 +499,45 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     expect((await rpc(url, 'tasks/get', { taskId })).error).toMatchObject({ code: -32602 });
   });
 
+  it('coalesce a task’s status writes: 1 000 quick statuses reach the store as a handful, the last one lands, and the terminal write is never overtaken', async () => {
+    // A store that is slow to write (a few turns of the event loop, as a network store is) and logs what it is asked.
+    const inner = createMemoryTaskStore();
+    const log: Array<{ patch: string; inFlight: number }> = [];
+    let inFlight = 0;
+    const store: TaskStore = {
+      ...inner,
+      name: inner.name,
+      async update(taskId, patch) {
+        log.push({ patch: patch.status ?? `status-only: ${patch.statusMessage}`, inFlight });
+        inFlight++;
+        try {
+          for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+          return await inner.update(taskId, patch);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const url = await serve({ tasks: { store } });
+    const taskId = (await rpc(url, 'tools/call', { name: 'chatty', arguments: {} })).result!['taskId'] as string;
+    // Polled gently (a tight poll loop would slow the handler's 1 000 event-loop turns down, not change the outcome).
+    let done: Record<string, unknown> = {};
+    await vi.waitFor(
+      async () => {
+        done = (await rpc(url, 'tasks/get', { taskId })).result!;
+        expect(['completed', 'failed']).toContain(done['status']);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(done).toMatchObject({ status: 'completed', statusMessage: 'The task completed.', result: { content: [{ type: 'text', text: 'chatted' }] } });
+    const statusWrites = log.filter((entry) => entry.patch.startsWith('status-only'));
+    // 1 000 reports over ~100 ms of event-loop turns: one write per 200 ms at most, plus the last one drained.
+    expect(statusWrites.length, `${statusWrites.length} status writes, then ${log.at(-1)!.patch}`).toBeLessThanOrEqual(10);
+    expect(statusWrites.at(-1)!.patch).toBe('status-only: status 1000');
+    // The terminal write came last, and nothing else was in flight when it was sent.
+    expect(log.at(-1)).toEqual({ patch: 'completed', inFlight: 0 });
+  });
+
   it('turn the tool’s progress notifications into the task’s statusMessage (a count, or the message when there is one)', async () => {
     const url = await serve();
     const taskId = (await rpc(url, 'tools/call', { name: 'progress_report', arguments: {} })).result!['taskId'] as string;
@@ -494,7 +545,8 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     expect((await until(url, taskId, ['working']))['statusMessage']).toBe('Progress: 2 of 5');
     gate.resolve();
     await progressedAgain.promise;
-    expect((await until(url, taskId, ['working']))['statusMessage']).toBe('four of five files read');
+    // Status writes are coalesced (at most one per 200 ms): the newer message lands soon after, not at once.
+    await vi.waitFor(async () => expect((await until(url, taskId, ['working']))['statusMessage']).toBe('four of five files read'), { timeout: 5_000, interval: 20 });
     unblocked.resolve();
     expect((await until(url, taskId, ['completed']))['result']).toMatchObject({ content: [{ type: 'text', text: 'reported' }] });
   });

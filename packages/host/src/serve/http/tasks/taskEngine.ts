@@ -30,6 +30,7 @@ import type { ConnectionInfo } from '../../../host/build/blueprint.js';
 import { missingTasksCapability, taskErrorOf, type TaskCall, type TaskRuntime } from '../../../host/mint/tasks.js';
 import { JsonRpcCodes } from '../jsonRpc.js';
 import { createMemoryTaskStore } from './memoryTaskStore.js';
+import { StatusWriter } from './statusWriter.js';
 import { ListenSlots, MAX_LISTEN_TASK_IDS, openTaskListen } from './taskListen.js';
 import { isTerminalStatus, type McpAppTaskOptions, type TaskRecord, type TaskStore } from './taskStore.js';
 
@@ -98,6 +99,8 @@ interface Run {
   requestState: string | undefined;
   /** `running` a round, `waiting` for answers, `done`. */
   phase: 'running' | 'waiting' | 'done';
+  /** The current round's status writes (coalesced; drained before the task's next state is written). */
+  status: StatusWriter | undefined;
   stop(): void;
 }
 
@@ -282,7 +285,9 @@ export class TaskEngine implements TaskRuntime {
       round: 0,
       requestState: undefined,
       phase: 'running',
+      status: undefined,
       stop: () => {
+        run.status?.stop();
         clearTimeout(ttl);
         unwatch();
         this.runs.delete(record.taskId);
@@ -357,6 +362,8 @@ export class TaskEngine implements TaskRuntime {
         const keyed: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(inputRequests ?? {})) keyed[`${run.round}.${key}`] = value;
         run.requestState = requestState;
+        await run.status?.drain();
+        if (isOver(run)) return run.stop();
         run.phase = 'waiting';
         const stored = await store.update(run.taskId, { status: 'input_required', statusMessage: 'Waiting for input: answer the inputRequests with tasks/update.', inputRequests: keyed, inputResponses: null });
         // Answered (elsewhere) before this node got to watch: go on now.
@@ -367,6 +374,9 @@ export class TaskEngine implements TaskRuntime {
       // tools/call answers with `resultType: 'complete'`, and clients (ext-tasks) check it.
       const result = { ...answer, resultType: 'complete' as const };
       const isError = (result as { isError?: unknown }).isError === true;
+      // The last status the tool reported lands first: no status write is in flight once the terminal one is sent.
+      await run.status?.drain();
+      if (isOver(run)) return run.stop();
       await store.update(run.taskId, { status: 'completed', statusMessage: isError ? 'The tool reported an error (see result).' : 'The task completed.', result });
       // Done only once recorded: a store that refuses the write sends the task to fail() (recorded as failed), not left working.
       run.phase = 'done';
@@ -381,6 +391,7 @@ export class TaskEngine implements TaskRuntime {
     const aborted = run.controller.signal.aborted;
     run.phase = 'done';
     if (!aborted) {
+      await run.status?.drain();
       const taskError = taskErrorOf(error);
       this.logger.warn({ task: run.taskId, tool: run.call.tool.name, code: taskError.code }, `task ${run.taskId} (tool "${run.call.tool.name}") failed: ${errorMessage(error)}`);
       await this.settings.store.update(run.taskId, { status: 'failed', statusMessage: `Tool "${run.call.tool.name}" failed: ${taskError.message}`, error: taskError }).catch((e: unknown) => {
@@ -398,11 +409,16 @@ export class TaskEngine implements TaskRuntime {
    */
   private roundContext(run: Run, inputResponses: Record<string, unknown> | undefined, requestState: ServerContext['mcpReq']['requestState']): ServerContext {
     const base = run.call.ctx;
-    const setStatus = (message: string) => {
-      if (run.phase === 'done') return;
-      void this.settings.store.update(run.taskId, { statusMessage: message.slice(0, MAX_STATUS_MESSAGE) }).catch((error: unknown) => {
+    const writer = new StatusWriter(async (message) => {
+      await this.settings.store.update(run.taskId, { statusMessage: message }).catch((error: unknown) => {
         this.logger.warn({ task: run.taskId }, `recording the status of task ${run.taskId} failed: ${errorMessage(error)}`);
       });
+    });
+    run.status?.stop();
+    run.status = writer;
+    const setStatus = (message: string) => {
+      if (run.phase === 'done') return;
+      writer.set(message.slice(0, MAX_STATUS_MESSAGE));
     };
     const task: TaskReporter = { taskId: run.taskId, status: setStatus };
     const mcpReq: Record<string, unknown> = Object.assign({}, base.mcpReq, {
