@@ -36,8 +36,8 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 }
 
 /** One raw 2026-07-28 request (declaring the tasks extension unless `optIn: false`); answers the JSON-RPC response. */
-async function rpc(url: URL, method: string, params: Record<string, unknown>, options: { optIn?: boolean; token?: string } = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } }> {
-  const capabilities = options.optIn === false ? {} : { extensions: { [TASKS]: {} } };
+async function rpc(url: URL, method: string, params: Record<string, unknown>, options: { optIn?: boolean; token?: string; elicitation?: boolean } = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } }> {
+  const capabilities = { ...(options.optIn === false ? {} : { extensions: { [TASKS]: {} } }), ...(options.elicitation === true ? { elicitation: { form: {} } } : {}) };
   const meta = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -150,6 +150,21 @@ const worker = defineExtension({
         return 'chatted';
       },
     }),
+    defineTool({
+      name: 'guarded_import',
+      description: 'Imports runs once the user confirms, asked before the task starts; a task when the client opts in.',
+      inputSchema: { runs: z.number(), refuse: z.boolean().optional() },
+      task: 'optional',
+      beforeTask: ({ runs }, ctx) => {
+        if (runs < 1) throw new Error(`there are no runs to import (runs: ${runs})`);
+        if (acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm') !== undefined) return undefined;
+        return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Import?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) }, requestState: 'asked' });
+      },
+      handler: ({ runs }, ctx) => {
+        const answer = acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm');
+        return `imported ${runs} runs (confirmed: ${String(answer?.ok)}, state: ${String(ctx.mcpReq.requestState())}, task: ${ctx.task === undefined ? 'no' : 'yes'})`;
+      },
+    }),
     defineTool({ name: 'batch_only', description: 'Runs only as a task.', task: 'required', handler: () => 'batched' }),
     defineTool({ name: 'bad_result', description: 'A task whose result the protocol refuses.', task: 'optional', handler: () => ({ content: [{ type: 'no-such-content', text: 'x' }] }) }),
   ],
@@ -164,6 +179,8 @@ const auditor = defineExtension({
       name: 'recorder',
       async handle(call, next) {
         if (call.method === 'tools/call') middlewareSaw.push(`${call.name}@${call.tenant ?? '-'}`);
+        // A policy: refuses guarded_import when asked to (a short-circuit, as a policy middleware answers).
+        if (call.name === 'guarded_import' && call.arguments?.['refuse'] === true) return { content: [{ type: 'text', text: 'refused by policy' }], isError: true };
         return await next();
       },
     } satisfies Middleware,
@@ -305,6 +322,40 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     // And once cancelled, tasks/update is refused: nothing waits for input.
     expect((await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } })).error).toMatchObject({ data: { reason: 'not_waiting_for_input', status: 'cancelled' } });
     expect(wipeRounds).toBe(1);
+  });
+
+  it('beforeTask: asks its input in the call (no task yet), then the task starts and its handler sees those answers; middleware wraps each round', async () => {
+    const url = await serve();
+    // Asked in the call, input needs the client's own capability for it (a task's input requests are held for tasks/update instead).
+    const asked = await rpc(url, 'tools/call', { name: 'guarded_import', arguments: { runs: 3 } }, { elicitation: true });
+    expect(asked.error).toBeUndefined();
+    const first = asked.result!;
+    // Not a task: the call's own input-required answer, with a host-sealed requestState.
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+    expect(first).not.toHaveProperty('taskId');
+    const health = async () => ((await (await fetch(new URL('/healthz', url))).json()) as { tasks: { running: number } }).tasks.running;
+    expect(await health()).toBe(0);
+
+    const retry = { name: 'guarded_import', arguments: { runs: 3 }, inputResponses: { confirm: { action: 'accept', content: { ok: true } } }, requestState: first['requestState'] };
+    const created = (await rpc(url, 'tools/call', retry, { elicitation: true })).result!;
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await until(url, created['taskId'] as string, ['completed', 'failed']);
+    // The task's handler saw the answers and requestState given before the task existed.
+    expect(done['result']).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'imported 3 runs (confirmed: true, state: asked, task: yes)' }] });
+    // Middleware wrapped each round as a call: the prelude's two rounds (asking, then going on) in the call, then the task's one.
+    expect(middlewareSaw).toEqual(['guarded_import@-', 'guarded_import@-', 'guarded_import@-']);
+  });
+
+  it('beforeTask: a middleware refusing the call (or beforeTask throwing) answers the error in the call and starts no task', async () => {
+    const store = createMemoryTaskStore();
+    const url = await serve({ tasks: { store } });
+    const refused = (await rpc(url, 'tools/call', { name: 'guarded_import', arguments: { runs: 1, refuse: true } })).result!;
+    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'refused by policy' }] });
+    expect(refused).not.toHaveProperty('taskId');
+    const threw = (await rpc(url, 'tools/call', { name: 'guarded_import', arguments: { runs: 0 } })).result!;
+    expect(threw).toMatchObject({ isError: true, content: [{ type: 'text', text: 'there are no runs to import (runs: 0)' }] });
+    expect(threw).not.toHaveProperty('taskId');
+    expect(await store.counts()).toEqual({ total: 0, active: 0 });
   });
 
   it('a protocol error in the task’s work fails the task with that JSON-RPC error', async () => {
