@@ -165,6 +165,13 @@ const worker = defineExtension({
         return `imported ${runs} runs (confirmed: ${String(answer?.ok)}, state: ${String(ctx.mcpReq.requestState())}, task: ${ctx.task === undefined ? 'no' : 'yes'})`;
       },
     }),
+    defineTool({
+      name: 'big_result',
+      description: 'Answers as many characters as asked; a task when the client opts in.',
+      inputSchema: { size: z.number().int().min(0) },
+      task: 'optional',
+      handler: ({ size }) => 'x'.repeat(size),
+    }),
     defineTool({ name: 'batch_only', description: 'Runs only as a task.', task: 'required', handler: () => 'batched' }),
     defineTool({ name: 'bad_result', description: 'A task whose result the protocol refuses.', task: 'optional', handler: () => ({ content: [{ type: 'no-such-content', text: 'x' }] }) }),
   ],
@@ -426,6 +433,21 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     const refused = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 4 } })).error!;
     expect(refused).toMatchObject({ code: -32000, data: { reason: 'task_limit', limit: 'total', max: 3 } });
     expect(refused.message).toContain('the server holds 3 live tasks (at most 3)');
+  });
+
+  it('bound the result a task keeps in bytes (tasks.maxResultBytes): a larger one fails the task, naming the tool and the limit', async () => {
+    const url = await serve({ tasks: { maxResultBytes: 2_000 } });
+    const small = (await rpc(url, 'tools/call', { name: 'big_result', arguments: { size: 1_000 } })).result!['taskId'] as string;
+    expect((await until(url, small, ['completed', 'failed']))['status']).toBe('completed');
+    const large = (await rpc(url, 'tools/call', { name: 'big_result', arguments: { size: 5_000 } })).result!['taskId'] as string;
+    const failed = await until(url, large, ['completed', 'failed']);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, data: { reason: 'result_too_large', max: 2_000 } } });
+    expect(failed).not.toHaveProperty('result');
+    const error = failed['error'] as { message: string; data: { bytes: number } };
+    expect(error.data.bytes).toBeGreaterThan(5_000);
+    expect(error.message).toBe(`Tool "big_result" returned a result of ${error.data.bytes} bytes, more than a task keeps (2000 bytes, createMcpApp's tasks.maxResultBytes): return less (a resource link to the data, a page of it), or raise the limit`);
+    expect(failed['statusMessage']).toContain('Tool "big_result" failed: Tool "big_result" returned a result of');
+    expect(() => createMcpApp(host!, { logger: silentLogger, tasks: { maxResultBytes: 0 } })).toThrow(/tasks\.maxResultBytes/);
   });
 
   it('forget a task after its TTL: tasks/get then answers -32602', async () => {

@@ -38,6 +38,8 @@ const DEFAULT_TTL_MS = 60 * 60 * 1000;
 const DEFAULT_POLL_MS = 1000;
 const DEFAULT_PER_PRINCIPAL = 100;
 const DEFAULT_TOTAL = 10_000;
+/** The largest result a task keeps by default (its JSON, in bytes): 1 MiB. */
+const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 const MIN_SECRET_BYTES = 32;
 /** The longest `statusMessage` kept (a progress message is the tool's text). */
 const MAX_STATUS_MESSAGE = 1000;
@@ -57,6 +59,7 @@ export interface TaskSettings {
   readonly pollIntervalMs: number;
   readonly maxPerPrincipal: number;
   readonly maxTotal: number;
+  readonly maxResultBytes: number;
   /** Whether `secret` was given (option or environment): a random one breaks ids across replicas. */
   readonly sharedSecret: boolean;
 }
@@ -86,6 +89,7 @@ export function resolveTaskSettings(options: McpAppTaskOptions, env: NodeJS.Proc
     pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_MS, MAX_TIMER_MS),
     maxPerPrincipal: positive('maxPerPrincipal', options.maxPerPrincipal, DEFAULT_PER_PRINCIPAL),
     maxTotal: positive('maxTotal', options.maxTotal, DEFAULT_TOTAL),
+    maxResultBytes: positive('maxResultBytes', options.maxResultBytes, DEFAULT_MAX_RESULT_BYTES),
   };
 }
 
@@ -374,6 +378,16 @@ export class TaskEngine implements TaskRuntime {
       // tools/call answers with `resultType: 'complete'`, and clients (ext-tasks) check it.
       const result = { ...answer, resultType: 'complete' as const };
       const isError = (result as { isError?: unknown }).isError === true;
+      // A record keeps its result until its TTL (on Redis, in memory there): one too large for it fails the task, saying so.
+      const bytes = Buffer.byteLength(JSON.stringify(result));
+      const { maxResultBytes } = this.settings;
+      if (bytes > maxResultBytes) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `Tool "${run.call.tool.name}" returned a result of ${bytes} bytes, more than a task keeps (${maxResultBytes} bytes, createMcpApp's tasks.maxResultBytes): return less (a resource link to the data, a page of it), or raise the limit`,
+          { reason: 'result_too_large', bytes, max: maxResultBytes },
+        );
+      }
       // The last status the tool reported lands first: no status write is in flight once the terminal one is sent.
       await run.status?.drain();
       if (isOver(run)) return run.stop();

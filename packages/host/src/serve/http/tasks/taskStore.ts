@@ -139,4 +139,10 @@ export interface McpAppTaskOptions {
   readonly maxPerPrincipal?: number;
   /** Most live tasks in the store. Default 10 000. */
   readonly maxTotal?: number;
+  /**
+   * The largest result a task keeps, in bytes of its JSON. Default 1 MiB. A
+   * larger result fails the task (`-32603`, `data.reason: "result_too_large"`)
+   * with a message naming the tool and the limit.
+   */
+  readonly maxResultBytes?: number;
 }
