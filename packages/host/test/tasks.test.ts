@@ -36,8 +36,8 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 }
 
 /** One raw 2026-07-28 request (declaring the tasks extension unless `optIn: false`); answers the JSON-RPC response. */
-async function rpc(url: URL, method: string, params: Record<string, unknown>, options: { optIn?: boolean; token?: string } = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } }> {
-  const capabilities = options.optIn === false ? {} : { extensions: { [TASKS]: {} } };
+async function rpc(url: URL, method: string, params: Record<string, unknown>, options: { optIn?: boolean; token?: string; elicitation?: boolean } = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } }> {
+  const capabilities = { ...(options.optIn === false ? {} : { extensions: { [TASKS]: {} } }), ...(options.elicitation === true ? { elicitation: { form: {} } } : {}) };
   const meta = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -92,6 +92,8 @@ let progressed = deferred();
 let progressedAgain = deferred();
 let unblocked = deferred();
 let middlewareSaw: string[] = [];
+/** How many rounds of `confirm_wipe`'s handler ran. */
+let wipeRounds = 0;
 
 const worker = defineExtension({
   manifest: { name: 'worker', version: '1.0.0' },
@@ -114,6 +116,7 @@ const worker = defineExtension({
       description: 'Asks for a confirmation, then wipes; a task when the client opts in.',
       task: 'optional',
       handler: (_args, ctx) => {
+        wipeRounds++;
         const answer = acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm');
         if (answer === undefined) {
           return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Wipe?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) }, requestState: 'asked' });
@@ -135,6 +138,40 @@ const worker = defineExtension({
         return 'reported';
       },
     }),
+    defineTool({
+      name: 'chatty',
+      description: 'Reports its status 1 000 times, quickly, then answers; a task when the client opts in.',
+      task: 'optional',
+      handler: async (_args, ctx) => {
+        for (let i = 1; i <= 1000; i++) {
+          ctx.task?.status(`status ${i}`);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return 'chatted';
+      },
+    }),
+    defineTool({
+      name: 'guarded_import',
+      description: 'Imports runs once the user confirms, asked before the task starts; a task when the client opts in.',
+      inputSchema: { runs: z.number(), refuse: z.boolean().optional() },
+      task: 'optional',
+      beforeTask: ({ runs }, ctx) => {
+        if (runs < 1) throw new Error(`there are no runs to import (runs: ${runs})`);
+        if (acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm') !== undefined) return undefined;
+        return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Import?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) }, requestState: 'asked' });
+      },
+      handler: ({ runs }, ctx) => {
+        const answer = acceptedContent<{ ok?: boolean }>(ctx.mcpReq.inputResponses, 'confirm');
+        return `imported ${runs} runs (confirmed: ${String(answer?.ok)}, state: ${String(ctx.mcpReq.requestState())}, task: ${ctx.task === undefined ? 'no' : 'yes'})`;
+      },
+    }),
+    defineTool({
+      name: 'big_result',
+      description: 'Answers as many characters as asked; a task when the client opts in.',
+      inputSchema: { size: z.number().int().min(0) },
+      task: 'optional',
+      handler: ({ size }) => 'x'.repeat(size),
+    }),
     defineTool({ name: 'batch_only', description: 'Runs only as a task.', task: 'required', handler: () => 'batched' }),
     defineTool({ name: 'bad_result', description: 'A task whose result the protocol refuses.', task: 'optional', handler: () => ({ content: [{ type: 'no-such-content', text: 'x' }] }) }),
   ],
@@ -149,6 +186,8 @@ const auditor = defineExtension({
       name: 'recorder',
       async handle(call, next) {
         if (call.method === 'tools/call') middlewareSaw.push(`${call.name}@${call.tenant ?? '-'}`);
+        // A policy: refuses guarded_import when asked to (a short-circuit, as a policy middleware answers).
+        if (call.name === 'guarded_import' && call.arguments?.['refuse'] === true) return { content: [{ type: 'text', text: 'refused by policy' }], isError: true };
         return await next();
       },
     } satisfies Middleware,
@@ -174,6 +213,7 @@ afterEach(async () => {
   progressedAgain = deferred();
   unblocked = deferred();
   middlewareSaw = [];
+  wipeRounds = 0;
 });
 
 async function serve(options: McpAppOptions = {}): Promise<URL> {
@@ -260,6 +300,71 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     expect(cancelled).not.toHaveProperty('result');
   });
 
+  it('a task cancelled while its answers are being taken runs no further round of its handler (it stays cancelled)', async () => {
+    // The race, made certain: the cancel lands in the store just before the engine records "working" again.
+    const inner = createMemoryTaskStore();
+    const store: TaskStore = {
+      ...inner,
+      name: inner.name,
+      async update(taskId, patch) {
+        if (patch.status === 'working') {
+          const current = (await inner.get(taskId, JSON.stringify([null, null])))!;
+          await inner.cancel(current.taskId, current.owner);
+        }
+        return await inner.update(taskId, patch);
+      },
+    };
+    const url = await serve({ tasks: { store } });
+    const taskId = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} })).result!['taskId'] as string;
+    await until(url, taskId, ['input_required']);
+    expect(wipeRounds).toBe(1);
+    expect((await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } })).result).toMatchObject({ resultType: 'complete' });
+    expect((await until(url, taskId, ['cancelled', 'completed']))['status']).toBe('cancelled');
+    // Let every callback queued by the answer run, then look: no second round, nothing left running.
+    await new Promise((resolve) => setImmediate(resolve));
+    const health = (await (await fetch(new URL('/healthz', url))).json()) as { tasks: { running: number } };
+    expect(health.tasks.running).toBe(0);
+    expect(wipeRounds).toBe(1);
+    expect((await rpc(url, 'tasks/get', { taskId })).result!['status']).toBe('cancelled');
+    // And once cancelled, tasks/update is refused: nothing waits for input.
+    expect((await rpc(url, 'tasks/update', { taskId, inputResponses: { '1.confirm': { action: 'accept', content: { ok: true } } } })).error).toMatchObject({ data: { reason: 'not_waiting_for_input', status: 'cancelled' } });
+    expect(wipeRounds).toBe(1);
+  });
+
+  it('beforeTask: asks its input in the call (no task yet), then the task starts and its handler sees those answers; middleware wraps each round', async () => {
+    const url = await serve();
+    // Asked in the call, input needs the client's own capability for it (a task's input requests are held for tasks/update instead).
+    const asked = await rpc(url, 'tools/call', { name: 'guarded_import', arguments: { runs: 3 } }, { elicitation: true });
+    expect(asked.error).toBeUndefined();
+    const first = asked.result!;
+    // Not a task: the call's own input-required answer, with a host-sealed requestState.
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+    expect(first).not.toHaveProperty('taskId');
+    const health = async () => ((await (await fetch(new URL('/healthz', url))).json()) as { tasks: { running: number } }).tasks.running;
+    expect(await health()).toBe(0);
+
+    const retry = { name: 'guarded_import', arguments: { runs: 3 }, inputResponses: { confirm: { action: 'accept', content: { ok: true } } }, requestState: first['requestState'] };
+    const created = (await rpc(url, 'tools/call', retry, { elicitation: true })).result!;
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await until(url, created['taskId'] as string, ['completed', 'failed']);
+    // The task's handler saw the answers and requestState given before the task existed.
+    expect(done['result']).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'imported 3 runs (confirmed: true, state: asked, task: yes)' }] });
+    // Middleware wrapped each round as a call: the prelude's two rounds (asking, then going on) in the call, then the task's one.
+    expect(middlewareSaw).toEqual(['guarded_import@-', 'guarded_import@-', 'guarded_import@-']);
+  });
+
+  it('beforeTask: a middleware refusing the call (or beforeTask throwing) answers the error in the call and starts no task', async () => {
+    const store = createMemoryTaskStore();
+    const url = await serve({ tasks: { store } });
+    const refused = (await rpc(url, 'tools/call', { name: 'guarded_import', arguments: { runs: 1, refuse: true } })).result!;
+    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'refused by policy' }] });
+    expect(refused).not.toHaveProperty('taskId');
+    const threw = (await rpc(url, 'tools/call', { name: 'guarded_import', arguments: { runs: 0 } })).result!;
+    expect(threw).toMatchObject({ isError: true, content: [{ type: 'text', text: 'there are no runs to import (runs: 0)' }] });
+    expect(threw).not.toHaveProperty('taskId');
+    expect(await store.counts()).toEqual({ total: 0, active: 0 });
+  });
+
   it('a protocol error in the task’s work fails the task with that JSON-RPC error', async () => {
     const url = await serve();
     const taskId = (await rpc(url, 'tools/call', { name: 'bad_result', arguments: {} })).result!['taskId'] as string;
@@ -320,6 +425,29 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     } finally {
       delete TOKENS['carol'];
     }
+  });
+
+  it('bound anonymous callers by the total cap only: they are no one in particular, so one of them cannot exhaust a per-principal cap for all', async () => {
+    const url = await serve({ tasks: { maxPerPrincipal: 1, maxTotal: 3 } });
+    for (const n of [1, 2, 3]) expect((await rpc(url, 'tools/call', { name: 'crunch', arguments: { n } })).result!['resultType'], `task ${n}`).toBe('task');
+    const refused = (await rpc(url, 'tools/call', { name: 'crunch', arguments: { n: 4 } })).error!;
+    expect(refused).toMatchObject({ code: -32000, data: { reason: 'task_limit', limit: 'total', max: 3 } });
+    expect(refused.message).toContain('the server holds 3 live tasks (at most 3)');
+  });
+
+  it('bound the result a task keeps in bytes (tasks.maxResultBytes): a larger one fails the task, naming the tool and the limit', async () => {
+    const url = await serve({ tasks: { maxResultBytes: 2_000 } });
+    const small = (await rpc(url, 'tools/call', { name: 'big_result', arguments: { size: 1_000 } })).result!['taskId'] as string;
+    expect((await until(url, small, ['completed', 'failed']))['status']).toBe('completed');
+    const large = (await rpc(url, 'tools/call', { name: 'big_result', arguments: { size: 5_000 } })).result!['taskId'] as string;
+    const failed = await until(url, large, ['completed', 'failed']);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, data: { reason: 'result_too_large', max: 2_000 } } });
+    expect(failed).not.toHaveProperty('result');
+    const error = failed['error'] as { message: string; data: { bytes: number } };
+    expect(error.data.bytes).toBeGreaterThan(5_000);
+    expect(error.message).toBe(`Tool "big_result" returned a result of ${error.data.bytes} bytes, more than a task keeps (2000 bytes, createMcpApp's tasks.maxResultBytes): return less (a resource link to the data, a page of it), or raise the limit`);
+    expect(failed['statusMessage']).toContain('Tool "big_result" failed: Tool "big_result" returned a result of');
+    expect(() => createMcpApp(host!, { logger: silentLogger, tasks: { maxResultBytes: 0 } })).toThrow(/tasks\.maxResultBytes/);
   });
 
   it('forget a task after its TTL: tasks/get then answers -32602', async () => {
@@ -428,6 +556,61 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     expect(await stream.next()).toMatchObject({ id: 'sub-1', result: { resultType: 'complete' } });
   });
 
+  it('notifications/tasks: a stream whose tasks expire (their TTL past, never finished) ends as when all are terminal', async () => {
+    const url = await serve({ tasks: { ttlMs: 400 } });
+    const taskId = (await rpc(url, 'tools/call', { name: 'confirm_wipe', arguments: {} })).result!['taskId'] as string;
+    await until(url, taskId, ['input_required']);
+    const stream = (await listenTasks(url, [taskId])).stream();
+    expect(await stream.next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] } } });
+    expect(await stream.next()).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'input_required' } });
+    // Nobody answers: at 400 ms the task is gone, and the stream ends with the listen's result (bounded here, so a stream
+    // left open fails the test with a message rather than at the test's timeout).
+    let bound: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([stream.next(), new Promise<'still open'>((resolve) => (bound = setTimeout(() => resolve('still open'), 5_000)))]);
+    clearTimeout(bound);
+    expect(ended).toEqual({ jsonrpc: '2.0', id: 'sub-1', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } });
+    expect((await rpc(url, 'tasks/get', { taskId })).error).toMatchObject({ code: -32602 });
+  });
+
+  it('coalesce a task’s status writes: 1 000 quick statuses reach the store as a handful, the last one lands, and the terminal write is never overtaken', async () => {
+    // A store that is slow to write (a few turns of the event loop, as a network store is) and logs what it is asked.
+    const inner = createMemoryTaskStore();
+    const log: Array<{ patch: string; inFlight: number }> = [];
+    let inFlight = 0;
+    const store: TaskStore = {
+      ...inner,
+      name: inner.name,
+      async update(taskId, patch) {
+        log.push({ patch: patch.status ?? `status-only: ${patch.statusMessage}`, inFlight });
+        inFlight++;
+        try {
+          for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+          return await inner.update(taskId, patch);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const url = await serve({ tasks: { store } });
+    const taskId = (await rpc(url, 'tools/call', { name: 'chatty', arguments: {} })).result!['taskId'] as string;
+    // Polled gently (a tight poll loop would slow the handler's 1 000 event-loop turns down, not change the outcome).
+    let done: Record<string, unknown> = {};
+    await vi.waitFor(
+      async () => {
+        done = (await rpc(url, 'tasks/get', { taskId })).result!;
+        expect(['completed', 'failed']).toContain(done['status']);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(done).toMatchObject({ status: 'completed', statusMessage: 'The task completed.', result: { content: [{ type: 'text', text: 'chatted' }] } });
+    const statusWrites = log.filter((entry) => entry.patch.startsWith('status-only'));
+    // 1 000 reports over ~100 ms of event-loop turns: one write per 200 ms at most, plus the last one drained.
+    expect(statusWrites.length, `${statusWrites.length} status writes, then ${log.at(-1)!.patch}`).toBeLessThanOrEqual(10);
+    expect(statusWrites.at(-1)!.patch).toBe('status-only: status 1000');
+    // The terminal write came last, and nothing else was in flight when it was sent.
+    expect(log.at(-1)).toEqual({ patch: 'completed', inFlight: 0 });
+  });
+
   it('turn the tool’s progress notifications into the task’s statusMessage (a count, or the message when there is one)', async () => {
     const url = await serve();
     const taskId = (await rpc(url, 'tools/call', { name: 'progress_report', arguments: {} })).result!['taskId'] as string;
@@ -435,7 +618,8 @@ describe('tasks (2026-07-28, io.modelcontextprotocol/tasks)', () => {
     expect((await until(url, taskId, ['working']))['statusMessage']).toBe('Progress: 2 of 5');
     gate.resolve();
     await progressedAgain.promise;
-    expect((await until(url, taskId, ['working']))['statusMessage']).toBe('four of five files read');
+    // Status writes are coalesced (at most one per 200 ms): the newer message lands soon after, not at once.
+    await vi.waitFor(async () => expect((await until(url, taskId, ['working']))['statusMessage']).toBe('four of five files read'), { timeout: 5_000, interval: 20 });
     unblocked.resolve();
     expect((await until(url, taskId, ['completed']))['result']).toMatchObject({ content: [{ type: 'text', text: 'reported' }] });
   });

@@ -5,7 +5,8 @@
  * outlives the replica that produced it until its TTL.
  *
  * - One hash per task: `record` (the task as JSON), `owner` (compared whole
- *   on every read), `status`, `node` (the replica running it) and `version`
+ *   on every read), `status`, `node` (the replica running it), `boot` (the
+ *   incarnation of that replica's process running it) and `version`
  *   (every write is a compare-and-set on it, in Lua, so a cancel on one
  *   replica and a completion on another cannot overwrite each other, and a
  *   terminal task never changes again). It expires at the task's `expiresAt`.
@@ -23,12 +24,16 @@
  *   gone, its unfinished tasks become `failed` with a message naming the node
  *   and the window — or, for a task the host marked `origin.retrySafe`, a live
  *   replica with an {@link RedisTaskStore.onReclaim} listener takes it over and
- *   runs it again. BullMQ's stalled-job detection would do the same job with a
+ *   runs it again. A replica restarted under the same node id keeps the
+ *   same heartbeat, so its first reaper pass looks at its own unfinished
+ *   tasks: those of an earlier boot ran in a process that no longer exists,
+ *   and fail (or are taken over) the same way, saying the replica restarted.
+ *   BullMQ's stalled-job detection would do the same job with a
  *   second Redis client (ioredis) and a second liveness clock beside the
  *   heartbeat every replica already keeps, and would run the work as a queue
  *   job detached from the request's selection, principal and middleware.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Logger, TaskAnswer, TaskCounts, TaskCreation, TaskLimits, TaskPatch, TaskRecord, TaskStore } from '@reactor/host';
 import type { RedisConnection } from './eventStore.js';
 import { allTasksKey, DEFAULT_KEY_PREFIX, nodeHeartbeatKey, nodeTasksKey, ownerTasksKey, taskKey, taskNodesKey, taskSignalsChannel } from './keys.js';
@@ -66,7 +71,7 @@ function isTerminal(status: string): boolean {
 
 /**
  * KEYS: task, owner set, all set, node set, nodes set.
- * ARGV: now, expiresAt, owner cap, total cap, taskId, record, owner, node, status.
+ * ARGV: now, expiresAt, owner cap, total cap, taskId, record, owner, node, status, boot.
  * Answers {created|exists|owner|total, count}.
  */
 const CREATE_SCRIPT = `
@@ -81,7 +86,7 @@ local mine = redis.call('ZCARD', KEYS[2])
 if mine >= tonumber(ARGV[3]) then return {'owner', mine} end
 local all = redis.call('ZCARD', KEYS[3])
 if all >= tonumber(ARGV[4]) then return {'total', all} end
-redis.call('HSET', KEYS[1], 'record', ARGV[6], 'owner', ARGV[7], 'node', ARGV[8], 'status', ARGV[9], 'version', '1')
+redis.call('HSET', KEYS[1], 'record', ARGV[6], 'owner', ARGV[7], 'node', ARGV[8], 'status', ARGV[9], 'boot', ARGV[10], 'version', '1')
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 add(KEYS[2], ARGV[5], ARGV[2])
 add(KEYS[3], ARGV[5], ARGV[2])
@@ -96,7 +101,7 @@ return {'created', all + 1}
  * KEYS: task, the set of the node running it (as read), heartbeat to check (any key when none),
  * the set of the node taking it over, nodes set.
  * ARGV: version read, record, status, taskId, check heartbeat ('1': write only if it is gone),
- * node taking it over ('' when it stays where it is).
+ * node taking it over ('' when it stays where it is), that node's boot.
  * Answers written | gone | changed | terminal | alive.
  */
 const WRITE_SCRIPT = `
@@ -109,7 +114,7 @@ redis.call('HSET', KEYS[1], 'record', ARGV[2], 'status', ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 if ARGV[3] == 'completed' or ARGV[3] == 'failed' or ARGV[3] == 'cancelled' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 if ARGV[6] ~= '' then
-  redis.call('HSET', KEYS[1], 'node', ARGV[6])
+  redis.call('HSET', KEYS[1], 'node', ARGV[6], 'boot', ARGV[7])
   redis.call('ZREM', KEYS[2], ARGV[4])
   local at = redis.call('PEXPIRETIME', KEYS[1])
   for _, key in ipairs({KEYS[4], KEYS[5]}) do
@@ -143,6 +148,8 @@ interface Snapshot {
   readonly record: TaskRecord;
   readonly owner: string;
   readonly node: string;
+  /** The boot of the process running it (absent on a record written before boots were kept). */
+  readonly boot: string | undefined;
   readonly version: string;
 }
 
@@ -156,6 +163,12 @@ type WriteOutcome = 'written' | 'gone' | 'changed' | 'terminal' | 'alive';
 export class RedisTaskStore implements TaskStore {
   readonly name = 'redis';
   readonly nodeId: string;
+  /**
+   * This process's incarnation of {@link nodeId}: a task's record names the
+   * boot that runs it, so a replica restarted with the same node id (the same
+   * heartbeat) knows the runs of its former process are gone.
+   */
+  readonly bootId = randomBytes(12).toString('base64url');
   private readonly prefix: string;
   private readonly logger: Logger;
   private readonly reapIntervalMs: number;
@@ -167,6 +180,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly reclaimers = new Set<(record: TaskRecord) => void>();
   private timer: NodeJS.Timeout | undefined;
   private reaping: Promise<void> | undefined;
+  /** Whether this process has failed (or taken over) the unfinished tasks of its node's earlier boots. */
+  private formerRunsSettled = false;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -196,6 +211,8 @@ export class RedisTaskStore implements TaskStore {
     });
     this.timer = setInterval(() => void this.reap(), this.reapIntervalMs);
     this.timer.unref();
+    // A restart under the same node id: the former process's runs are settled before this one serves.
+    await this.reap();
   }
 
   async create(record: TaskRecord, limits: TaskLimits): Promise<TaskCreation> {
@@ -205,7 +222,7 @@ export class RedisTaskStore implements TaskStore {
     const stored = { ...record, node };
     const reply = (await this.redis.eval(CREATE_SCRIPT, {
       keys: [this.keyOf(record.taskId), ownerTasksKey(this.prefix, ownerDigest(record.owner)), allTasksKey(this.prefix), nodeTasksKey(this.prefix, node), taskNodesKey(this.prefix)],
-      arguments: [String(Date.now()), String(Math.ceil(record.expiresAt)), String(limits.perOwner), String(Math.min(limits.total, this.maxTasks)), record.taskId, JSON.stringify(stored), record.owner, node, record.status],
+      arguments: [String(Date.now()), String(Math.ceil(record.expiresAt)), String(limits.perOwner), String(Math.min(limits.total, this.maxTasks)), record.taskId, JSON.stringify(stored), record.owner, node, record.status, this.bootId],
     })) as [string, number];
     const [kind, count] = reply;
     if (kind === 'created') return { ok: true };
@@ -288,9 +305,11 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * One pass of the reaper (it runs every `reapIntervalMs`; exposed for tests
-   * and benchmarks): the unfinished tasks of every node whose heartbeat is
-   * gone become `failed`, naming the node.
+   * One pass of the reaper (it runs every `reapIntervalMs`, and once in
+   * {@link start}; exposed for tests and benchmarks): the unfinished tasks of
+   * every node whose heartbeat is gone become `failed`, naming the node; on
+   * the first pass, so do this node's own tasks of an earlier boot (a
+   * restart under the same node id), saying it restarted.
    */
   async reap(): Promise<void> {
     if (this.reaping) return await this.reaping;
@@ -305,6 +324,13 @@ export class RedisTaskStore implements TaskStore {
     const nodesKey = taskNodesKey(this.prefix);
     const now = Date.now();
     await this.redis.zRemRangeByScore(nodesKey, '-inf', now);
+    if (!this.formerRunsSettled) {
+      // Tasks of this node id that an earlier process ran: its heartbeat is this one's now, so only the boot tells.
+      const mine = nodeTasksKey(this.prefix, this.nodeId);
+      await this.redis.zRemRangeByScore(mine, '-inf', now);
+      for (const taskId of await this.redis.zRange(mine, 0, -1)) await this.fail(taskId, this.nodeId, undefined);
+      this.formerRunsSettled = true;
+    }
     for (const node of await this.redis.zRange(nodesKey, 0, -1)) {
       if (node === this.nodeId) continue;
       const heartbeat = nodeHeartbeatKey(this.prefix, node);
@@ -316,10 +342,17 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
-  /** Fails `taskId` because its node `dead` stopped (only while its heartbeat is still gone). */
-  private async fail(taskId: string, dead: string, heartbeat: string): Promise<void> {
+  /**
+   * Fails `taskId` because its node `dead` stopped: only while its heartbeat
+   * `heartbeat` is still gone — or, with no heartbeat (`dead` is this node),
+   * only when the task's run belongs to an earlier boot of this node.
+   */
+  private async fail(taskId: string, dead: string, heartbeat: string | undefined): Promise<void> {
     const seconds = Number((this.heartbeatTtlMs / 1000).toFixed(2));
-    const message = `the replica ${dead} running this task stopped (no heartbeat for ${seconds} s); run it again`;
+    const restarted = heartbeat === undefined;
+    const message = restarted
+      ? `the replica ${dead} running this task restarted, and the run ended with its former process; run it again`
+      : `the replica ${dead} running this task stopped (no heartbeat for ${seconds} s); run it again`;
     let outcome: WriteOutcome = 'changed';
     for (let attempt = 0; attempt < WRITE_ATTEMPTS && outcome === 'changed'; attempt++) {
       const snapshot = await this.read(taskId);
@@ -328,9 +361,11 @@ export class RedisTaskStore implements TaskStore {
         await this.redis.zRem(nodeTasksKey(this.prefix, dead), taskId);
         return;
       }
+      // This process's own run (created or taken over since it started): alive.
+      if (restarted && snapshot.boot === this.bootId) return;
       const { inputRequests: _requests, inputResponses: _responses, ...rest } = snapshot.record;
       if (snapshot.record.origin?.['retrySafe'] === true && this.reclaimers.size > 0) {
-        const again: TaskRecord = { ...rest, status: 'working', node: this.nodeId, statusMessage: `the replica ${dead} running this task stopped; running it again on ${this.nodeId}`, lastUpdatedAt: Date.now() };
+        const again: TaskRecord = { ...rest, status: 'working', node: this.nodeId, statusMessage: `the replica ${dead} running this task ${restarted ? 'restarted' : 'stopped'}; running it again on ${this.nodeId}`, lastUpdatedAt: Date.now() };
         outcome = await this.write(snapshot, again, heartbeat, true);
         if (outcome === 'written') {
           this.logger.warn({ task: taskId, node: dead }, `task ${taskId} was running on replica ${dead}, which stopped; its tool is safe to run again, so ${this.nodeId} runs it again`);
@@ -352,18 +387,18 @@ export class RedisTaskStore implements TaskStore {
   /** The hash of `taskId`, or undefined (unknown, expired, or an id the host never makes). */
   private async read(taskId: string): Promise<Snapshot | undefined> {
     if (!TASK_ID.test(taskId)) return undefined;
-    const [raw, owner, node, version] = await this.redis.hmGet(this.keyOf(taskId), ['record', 'owner', 'node', 'version']);
+    const [raw, owner, node, version, boot] = await this.redis.hmGet(this.keyOf(taskId), ['record', 'owner', 'node', 'version', 'boot']);
     if (raw == null || owner == null || node == null || version == null) return undefined;
     const record = parseRecord(raw);
     if (!record || record.expiresAt <= Date.now()) return undefined;
-    return { record, owner, node, version };
+    return { record, owner, node, version, boot: boot ?? undefined };
   }
 
   /** Compare-and-set of `snapshot`'s task to `record` (only while the heartbeat `heartbeat` is gone, when given; moved to this node with `takeOver`). */
   private async write(snapshot: Snapshot, record: TaskRecord, heartbeat?: string, takeOver = false): Promise<WriteOutcome> {
     return (await this.redis.eval(WRITE_SCRIPT, {
       keys: [this.keyOf(record.taskId), nodeTasksKey(this.prefix, snapshot.node), heartbeat ?? this.keyOf(record.taskId), nodeTasksKey(this.prefix, this.nodeId), taskNodesKey(this.prefix)],
-      arguments: [snapshot.version, JSON.stringify(record), record.status, record.taskId, heartbeat === undefined ? '0' : '1', takeOver ? this.nodeId : ''],
+      arguments: [snapshot.version, JSON.stringify(record), record.status, record.taskId, heartbeat === undefined ? '0' : '1', takeOver ? this.nodeId : '', this.bootId],
     })) as WriteOutcome;
   }
 

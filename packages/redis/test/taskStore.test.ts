@@ -8,7 +8,9 @@
  * - a cancel or an answer made on one replica reaches the watchers of the
  *   replica running the task; a terminal task never changes again;
  * - after the TTL, nothing is left under the prefix (SCAN);
- * - a task whose node's heartbeat is gone becomes `failed`, naming the node.
+ * - a task whose node's heartbeat is gone becomes `failed`, naming the node;
+ * - a replica restarted under the same node id (its heartbeat alive again)
+ *   fails the unfinished tasks its former process ran, saying it restarted.
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
@@ -205,5 +207,36 @@ describe('RedisTaskStore: a replica that stops', () => {
     await b.store.reap();
     expect(reclaimed).toHaveLength(1);
     expect(await b.store.counts()).toEqual({ total: 2, active: 0 });
+  });
+
+  it('a replica restarted under the same node id fails the unfinished tasks of its former process (its heartbeat is alive, its runs are not), and only those', async () => {
+    const prefix = `restart-${randomUUID()}`;
+    const before = await replica('node-a', prefix, { reapIntervalMs: 60_000 });
+    const running = task('alice');
+    const waiting = task('alice', { status: 'input_required', inputRequests: { '1.confirm': { method: 'elicitation/create' } } });
+    const finished = task('alice');
+    for (const t of [running, waiting, finished]) await before.store.create(t, LIMITS);
+    await before.store.update(finished.taskId, { status: 'completed', result: { content: [] } });
+    // node-a's heartbeat stays alive throughout (the restarted process renews it at once): only the boot tells.
+    await before.client.set(nodeHeartbeatKey(prefix, 'node-a'), '1', { PX: 60_000 });
+
+    // The restart: a new process (a new store, a new boot) under the same node id. Its start settles the former runs.
+    const after = await replica('node-a', prefix, { reapIntervalMs: 60_000 });
+    const message = 'the replica node-a running this task restarted, and the run ended with its former process; run it again';
+    expect(await after.store.get(running.taskId, 'alice')).toMatchObject({ status: 'failed', statusMessage: message, error: { code: -32603, message } });
+    const failedWaiting = await after.store.get(waiting.taskId, 'alice');
+    expect(failedWaiting).toMatchObject({ status: 'failed', statusMessage: message });
+    expect(failedWaiting?.inputRequests).toBeUndefined();
+    expect(await after.store.get(finished.taskId, 'alice')).toMatchObject({ status: 'completed' });
+    expect(after.store.bootId).not.toBe(before.store.bootId);
+
+    // The new process's own task is alive: later passes (and another replica's reaper, the heartbeat being there) leave it be.
+    const fresh = task('alice');
+    await after.store.create(fresh, LIMITS);
+    await after.store.reap();
+    const other = await replica('node-b', prefix, { reapIntervalMs: 60_000 });
+    await other.store.reap();
+    expect(await after.store.get(fresh.taskId, 'alice')).toMatchObject({ status: 'working' });
+    expect(await after.store.counts()).toEqual({ total: 4, active: 1 });
   });
 });

@@ -21,7 +21,7 @@
  */
 import { UI_EXTENSION_ID } from '../../contract/view.js';
 import { HookViews } from './hookViews.js';
-import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../../kernel/errors.js';
 import type { OnServerContext } from '../../contract/extension.js';
 import type { Logger } from '../../kernel/logger.js';
@@ -136,8 +136,9 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
       const task = await taskOrCall(tasks, { tool, request, ctx, connection, run: (roundCtx) => taskRound(request, roundCtx, tool) });
       // A CreateTaskResult (`resultType: "task"`) in lieu of the CallToolResult, answered as it is (not parsed as one).
       if (task !== undefined) {
-        // `beforeTask` asking for input: the call's own (sealed) input-required answer.
+        // `beforeTask` asking for input (the call's own, sealed, input-required answer) or refusing (an error result).
         if (isInputRequiredResult(task)) return task;
+        if (task['isError'] === true) return task as CallToolResult;
         // Returned, not thrown, through the span (a task started is no failed call); thrown at the handler's edge below.
         return new AnswerInstead(task) as never;
       }

@@ -67,8 +67,17 @@ export function taskSupportOf(tool: ServedTool): TaskSupport {
 
 /**
  * What a `tools/call` of `tool` becomes: `undefined` to answer in the call,
- * else the task's `CreateTaskResult`. A `required` tool without the opt-in is
- * refused with `-32021`; an `optional` one without it runs in the call.
+ * else the task's `CreateTaskResult` — or, for a tool with `beforeTask`, what
+ * that prelude answered in the call instead (an input-required result, or an
+ * error result: `isError`). A `required` tool without the opt-in is refused
+ * with `-32021`; an `optional` one without it runs in the call.
+ *
+ * Middleware wraps each round of work as a call: the prelude is a round (it
+ * runs in the call, through requestState and middleware, so a policy layer
+ * can refuse before a task exists), and so is each round of the task's work.
+ * A task with `beforeTask` therefore passes its middleware once per prelude
+ * round and once per task round; tool extensions wrap the handler, not
+ * `beforeTask`.
  */
 export async function taskOrCall(runtime: TaskRuntime | undefined, call: TaskCall): Promise<Record<string, unknown> | undefined> {
   const support = taskSupportOf(call.tool);
@@ -79,9 +88,10 @@ export async function taskOrCall(runtime: TaskRuntime | undefined, call: TaskCal
     return undefined;
   }
   if (call.tool.spec.beforeTask !== undefined) {
-    // Input asked before the task exists is answered in the call (a sealed input-required result).
+    // Input asked before the task exists is answered in the call (a sealed input-required result) — and so is a
+    // refusal: `beforeTask` throwing, or a middleware answering an error instead of going on, starts no task.
     const first = await call.run(Object.assign({}, call.ctx, { [TASK_PRELUDE]: true }));
-    if (isInputRequiredResult(first)) return first;
+    if (isInputRequiredResult(first) || (first as { isError?: unknown }).isError === true) return first;
   }
   return await runtime.start(call);
 }

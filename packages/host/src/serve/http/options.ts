@@ -424,6 +424,6 @@ function healthChecksOption(value: unknown): readonly McpAppHealthCheck[] {
 
 function tasksOption(value: unknown): TaskSettings | undefined {
   if (value === false) return undefined;
-  if (value !== undefined && (typeof value !== 'object' || value === null)) throw invalid('tasks', 'is not a tasks setting', value, 'false, or { store, secret, ttlMs, pollIntervalMs, maxPerPrincipal, maxTotal }');
+  if (value !== undefined && (typeof value !== 'object' || value === null)) throw invalid('tasks', 'is not a tasks setting', value, 'false, or { store, secret, ttlMs, pollIntervalMs, maxPerPrincipal, maxTotal, maxResultBytes }');
   return resolveTaskSettings(value ?? {}, process.env, invalid);
 }

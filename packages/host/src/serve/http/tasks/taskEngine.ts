@@ -30,13 +30,16 @@ import type { ConnectionInfo } from '../../../host/build/blueprint.js';
 import { missingTasksCapability, taskErrorOf, type TaskCall, type TaskRuntime } from '../../../host/mint/tasks.js';
 import { JsonRpcCodes } from '../jsonRpc.js';
 import { createMemoryTaskStore } from './memoryTaskStore.js';
-import { MAX_LISTEN_TASK_IDS, openTaskListen } from './taskListen.js';
+import { StatusWriter } from './statusWriter.js';
+import { ListenSlots, MAX_LISTEN_TASK_IDS, openTaskListen } from './taskListen.js';
 import { isTerminalStatus, type McpAppTaskOptions, type TaskRecord, type TaskStore } from './taskStore.js';
 
 const DEFAULT_TTL_MS = 60 * 60 * 1000;
 const DEFAULT_POLL_MS = 1000;
 const DEFAULT_PER_PRINCIPAL = 100;
 const DEFAULT_TOTAL = 10_000;
+/** The largest result a task keeps by default (its JSON, in bytes): 1 MiB. */
+const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 const MIN_SECRET_BYTES = 32;
 /** The longest `statusMessage` kept (a progress message is the tool's text). */
 const MAX_STATUS_MESSAGE = 1000;
@@ -44,7 +47,9 @@ const MAX_STATUS_MESSAGE = 1000;
 export const TASK_LIMIT_CODE = -32000;
 const NOT_FOUND = 'Failed to retrieve task: Task not found';
 /** Most `notifications/tasks` listen streams open on one node. */
-const MAX_TASK_LISTENS = 1024;
+export const MAX_TASK_LISTENS = 1024;
+/** Most such streams one (authenticated) principal may hold on one node: a quarter, so one caller cannot take them all. */
+export const MAX_TASK_LISTENS_PER_PRINCIPAL = 256;
 
 /** The resolved `tasks` option. */
 export interface TaskSettings {
@@ -54,6 +59,7 @@ export interface TaskSettings {
   readonly pollIntervalMs: number;
   readonly maxPerPrincipal: number;
   readonly maxTotal: number;
+  readonly maxResultBytes: number;
   /** Whether `secret` was given (option or environment): a random one breaks ids across replicas. */
   readonly sharedSecret: boolean;
 }
@@ -83,6 +89,7 @@ export function resolveTaskSettings(options: McpAppTaskOptions, env: NodeJS.Proc
     pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_MS, MAX_TIMER_MS),
     maxPerPrincipal: positive('maxPerPrincipal', options.maxPerPrincipal, DEFAULT_PER_PRINCIPAL),
     maxTotal: positive('maxTotal', options.maxTotal, DEFAULT_TOTAL),
+    maxResultBytes: positive('maxResultBytes', options.maxResultBytes, DEFAULT_MAX_RESULT_BYTES),
   };
 }
 
@@ -96,14 +103,16 @@ interface Run {
   requestState: string | undefined;
   /** `running` a round, `waiting` for answers, `done`. */
   phase: 'running' | 'waiting' | 'done';
+  /** The current round's status writes (coalesced; drained before the task's next state is written). */
+  status: StatusWriter | undefined;
   stop(): void;
 }
 
 /** The tasks engine: a {@link TaskRuntime} over a store. */
 export class TaskEngine implements TaskRuntime {
   private readonly runs = new Map<string, Run>();
-  /** The open `notifications/tasks` streams (each entry closes one). */
-  private readonly listens = new Set<() => void>();
+  /** The open `notifications/tasks` streams, bounded in total and per principal. */
+  private readonly listens = new ListenSlots(MAX_TASK_LISTENS, MAX_TASK_LISTENS_PER_PRINCIPAL);
   private closed = false;
 
   constructor(
@@ -169,7 +178,11 @@ export class TaskEngine implements TaskRuntime {
         ...(call.tool.spec.annotations?.idempotentHint === true ? { retrySafe: true } : {}),
       },
     };
-    const created = await store.create(record, { perOwner: maxPerPrincipal, total: maxTotal });
+    // Anonymous callers (no verified token) are no one in particular: they share one owner key, so a cap per
+    // principal would let one of them exhaust it for all. Only the total cap bounds them (their task ids, 144
+    // random bits signed, are what keeps one anonymous caller's tasks from another's).
+    const anonymous = principalOf(call.ctx.http?.authInfo) === undefined;
+    const created = await store.create(record, { perOwner: anonymous ? Number.MAX_SAFE_INTEGER : maxPerPrincipal, total: maxTotal });
     if (!created.ok) {
       const which = created.limit === 'owner' ? `this principal already holds ${created.count} live tasks (at most ${maxPerPrincipal})` : `the server holds ${created.count} live tasks (at most ${maxTotal})`;
       // A finished task is held (and counted) until its TTL, for the client to read its result.
@@ -223,17 +236,22 @@ export class TaskEngine implements TaskRuntime {
     if (!Array.isArray(taskIds) || taskIds.length > MAX_LISTEN_TASK_IDS || !taskIds.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 512)) {
       return refuse(ProtocolErrorCode.InvalidParams, `Invalid params: notifications.taskIds must be a list of at most ${MAX_LISTEN_TASK_IDS} task ids (strings from CreateTaskResult.taskId)`);
     }
-    if (this.closed || this.listens.size >= MAX_TASK_LISTENS) {
-      return refuse(JsonRpcCodes.INTERNAL_ERROR, `Subscription limit reached: this replica holds ${this.listens.size} notifications/tasks streams (at most ${MAX_TASK_LISTENS}); poll tasks/get instead, or retry later`);
+    if (this.closed) return refuse(JsonRpcCodes.INTERNAL_ERROR, 'The server is shutting down and opens no new notifications/tasks stream; poll tasks/get on another replica');
+    const owner = ownerKey(tenant, authInfo);
+    // Reserved before any await: listens arriving together cannot all pass the check.
+    const slot = this.listens.reserve(principalOf(authInfo) === undefined ? undefined : owner);
+    if ('refused' in slot) {
+      const which = slot.refused === 'owner' ? `this principal holds ${slot.count} notifications/tasks streams on this replica (at most ${MAX_TASK_LISTENS_PER_PRINCIPAL})` : `this replica holds ${slot.count} notifications/tasks streams (at most ${MAX_TASK_LISTENS})`;
+      return refuse(JsonRpcCodes.INTERNAL_ERROR, `Subscription limit reached: ${which}; close a stream you no longer read, poll tasks/get instead, or retry later`, { reason: 'listen_limit', limit: slot.refused === 'owner' ? 'principal' : 'total' });
     }
     const source = { store: this.settings.store, verifies: (taskId: string) => this.verifies(taskId), detailed: detailedTask };
-    return await openTaskListen(source, id, taskIds as string[], ownerKey(tenant, authInfo), this.listens, signal);
+    return await openTaskListen(source, id, taskIds as string[], owner, this.listens, slot, signal);
   }
 
   /** Stops every run on this node (their records are left to the store's TTL) and closes the store. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const close of [...this.listens]) close();
+    this.listens.closeAll();
     for (const run of [...this.runs.values()]) {
       run.controller.abort(new Error('the server is shutting down'));
       run.stop();
@@ -271,7 +289,9 @@ export class TaskEngine implements TaskRuntime {
       round: 0,
       requestState: undefined,
       phase: 'running',
+      status: undefined,
       stop: () => {
+        run.status?.stop();
         clearTimeout(ttl);
         unwatch();
         this.runs.delete(record.taskId);
@@ -304,18 +324,40 @@ export class TaskEngine implements TaskRuntime {
       for (const [key, value] of Object.entries(record.inputResponses)) if (key.startsWith(prefix)) answers[key.slice(prefix.length)] = value;
       void this.settings.store
         .update(run.taskId, { status: 'working', statusMessage: 'Input received; the task goes on.', inputRequests: null, inputResponses: null })
-        .then(() => this.round(run, answers, (() => run.requestState) as ServerContext["mcpReq"]["requestState"]))
+        .then((stored) => {
+          // A cancel (or the TTL) that landed between the answer and this write leaves the record
+          // terminal (or gone): the task is over, and its handler must not run another round.
+          if (stored?.status !== 'working') {
+            this.settle(run, stored);
+            return;
+          }
+          return this.round(run, answers, (() => run.requestState) as ServerContext['mcpReq']['requestState']);
+        })
         .catch((error: unknown) => this.fail(run, error));
     }
   }
 
+  /** Ends `run` without another round: the store says its task is terminal (or gone). */
+  private settle(run: Run, record: TaskRecord | undefined): void {
+    if (run.phase !== 'done') {
+      run.phase = 'done';
+      run.controller.abort(new Error(record?.statusMessage ?? `task ${run.taskId} is ${record ? record.status : 'gone'}`));
+    }
+    run.stop();
+  }
+
   /** Runs one round of the call and records what it answered. */
   private async round(run: Run, inputResponses: Record<string, unknown> | undefined, requestState: ServerContext['mcpReq']['requestState']): Promise<void> {
+    // Cancelled (or past its TTL) before this round began: no more of the handler runs.
+    if (isOver(run)) {
+      run.stop();
+      return;
+    }
     run.round++;
     const { store } = this.settings;
     try {
       const answer = await run.call.run(this.roundContext(run, inputResponses, requestState));
-      if (run.phase === 'done' || run.controller.signal.aborted) {
+      if (isOver(run)) {
         run.stop();
         return;
       }
@@ -324,6 +366,8 @@ export class TaskEngine implements TaskRuntime {
         const keyed: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(inputRequests ?? {})) keyed[`${run.round}.${key}`] = value;
         run.requestState = requestState;
+        await run.status?.drain();
+        if (isOver(run)) return run.stop();
         run.phase = 'waiting';
         const stored = await store.update(run.taskId, { status: 'input_required', statusMessage: 'Waiting for input: answer the inputRequests with tasks/update.', inputRequests: keyed, inputResponses: null });
         // Answered (elsewhere) before this node got to watch: go on now.
@@ -334,6 +378,19 @@ export class TaskEngine implements TaskRuntime {
       // tools/call answers with `resultType: 'complete'`, and clients (ext-tasks) check it.
       const result = { ...answer, resultType: 'complete' as const };
       const isError = (result as { isError?: unknown }).isError === true;
+      // A record keeps its result until its TTL (on Redis, in memory there): one too large for it fails the task, saying so.
+      const bytes = Buffer.byteLength(JSON.stringify(result));
+      const { maxResultBytes } = this.settings;
+      if (bytes > maxResultBytes) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `Tool "${run.call.tool.name}" returned a result of ${bytes} bytes, more than a task keeps (${maxResultBytes} bytes, createMcpApp's tasks.maxResultBytes): return less (a resource link to the data, a page of it), or raise the limit`,
+          { reason: 'result_too_large', bytes, max: maxResultBytes },
+        );
+      }
+      // The last status the tool reported lands first: no status write is in flight once the terminal one is sent.
+      await run.status?.drain();
+      if (isOver(run)) return run.stop();
       await store.update(run.taskId, { status: 'completed', statusMessage: isError ? 'The tool reported an error (see result).' : 'The task completed.', result });
       // Done only once recorded: a store that refuses the write sends the task to fail() (recorded as failed), not left working.
       run.phase = 'done';
@@ -348,6 +405,7 @@ export class TaskEngine implements TaskRuntime {
     const aborted = run.controller.signal.aborted;
     run.phase = 'done';
     if (!aborted) {
+      await run.status?.drain();
       const taskError = taskErrorOf(error);
       this.logger.warn({ task: run.taskId, tool: run.call.tool.name, code: taskError.code }, `task ${run.taskId} (tool "${run.call.tool.name}") failed: ${errorMessage(error)}`);
       await this.settings.store.update(run.taskId, { status: 'failed', statusMessage: `Tool "${run.call.tool.name}" failed: ${taskError.message}`, error: taskError }).catch((e: unknown) => {
@@ -365,11 +423,16 @@ export class TaskEngine implements TaskRuntime {
    */
   private roundContext(run: Run, inputResponses: Record<string, unknown> | undefined, requestState: ServerContext['mcpReq']['requestState']): ServerContext {
     const base = run.call.ctx;
-    const setStatus = (message: string) => {
-      if (run.phase === 'done') return;
-      void this.settings.store.update(run.taskId, { statusMessage: message.slice(0, MAX_STATUS_MESSAGE) }).catch((error: unknown) => {
+    const writer = new StatusWriter(async (message) => {
+      await this.settings.store.update(run.taskId, { statusMessage: message }).catch((error: unknown) => {
         this.logger.warn({ task: run.taskId }, `recording the status of task ${run.taskId} failed: ${errorMessage(error)}`);
       });
+    });
+    run.status?.stop();
+    run.status = writer;
+    const setStatus = (message: string) => {
+      if (run.phase === 'done') return;
+      writer.set(message.slice(0, MAX_STATUS_MESSAGE));
     };
     const task: TaskReporter = { taskId: run.taskId, status: setStatus };
     const mcpReq: Record<string, unknown> = Object.assign({}, base.mcpReq, {
@@ -387,6 +450,11 @@ export class TaskEngine implements TaskRuntime {
     if (inputResponses === undefined) delete mcpReq['inputResponses'];
     return Object.assign({}, base, { mcpReq, task });
   }
+}
+
+/** True once `run` is over (done, or its signal aborted): no round may start or record anything. */
+function isOver(run: Run): boolean {
+  return run.phase === 'done' || run.controller.signal.aborted;
 }
 
 /** Whose task: the principal of the token and the tenant. */

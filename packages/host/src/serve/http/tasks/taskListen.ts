@@ -15,16 +15,78 @@
  *   them out): open a second listen for them;
  * - right after the ack, each task's current state, then each change the
  *   store tells (`watch`: a change made on any replica sharing the store);
- * - once every task listed is terminal, the stream ends with the listen's
- *   empty result (the spec's graceful close).
+ * - once every task listed is terminal — or gone, its TTL past — the stream
+ *   ends with the listen's empty result (the spec's graceful close).
+ *
+ * Streams are bounded per node and per principal ({@link ListenSlots}); a
+ * slot is taken synchronously, before the first await, so listens arriving
+ * together cannot overrun the caps.
  */
 import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import { MAX_TIMER_MS } from '../../../kernel/timeLimit.js';
 import { isTerminalStatus, type TaskRecord, type TaskStore } from './taskStore.js';
 
 /** Most task ids one listen may name. */
 export const MAX_LISTEN_TASK_IDS = 100;
 /** How often an idle stream sends an SSE comment, so proxies keep it open. */
 const KEEP_ALIVE_MS = 15_000;
+
+/** One stream's place among the open ones: taken before the stream opens, given back when it ends. */
+export interface ListenSlot {
+  readonly owner: string | undefined;
+  /** Set once the stream is open: ends it gracefully. */
+  close: (() => void) | undefined;
+  /** True once {@link ListenSlots.closeAll} ran before the stream opened: it ends at once. */
+  closing: boolean;
+}
+
+/**
+ * The open `notifications/tasks` streams of one node, bounded in total and
+ * per principal (an anonymous caller is no one in particular: the total
+ * bounds it). {@link reserve} is synchronous, so concurrent listens cannot
+ * all pass a check and then all open.
+ */
+export class ListenSlots {
+  private readonly slots = new Set<ListenSlot>();
+  private readonly perOwner = new Map<string, number>();
+
+  constructor(
+    readonly max: number,
+    readonly maxPerOwner: number,
+  ) {}
+
+  /** Streams open (or opening) now. */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** A slot for a stream of `owner` (`undefined`: anonymous), or which cap refuses it. */
+  reserve(owner: string | undefined): ListenSlot | { readonly refused: 'total' | 'owner'; readonly count: number } {
+    if (this.slots.size >= this.max) return { refused: 'total', count: this.slots.size };
+    const mine = owner === undefined ? 0 : (this.perOwner.get(owner) ?? 0);
+    if (owner !== undefined && mine >= this.maxPerOwner) return { refused: 'owner', count: mine };
+    const slot: ListenSlot = { owner, close: undefined, closing: false };
+    this.slots.add(slot);
+    if (owner !== undefined) this.perOwner.set(owner, mine + 1);
+    return slot;
+  }
+
+  /** Gives `slot` back (idempotent). */
+  release(slot: ListenSlot): void {
+    if (!this.slots.delete(slot) || slot.owner === undefined) return;
+    const left = (this.perOwner.get(slot.owner) ?? 1) - 1;
+    if (left <= 0) this.perOwner.delete(slot.owner);
+    else this.perOwner.set(slot.owner, left);
+  }
+
+  /** Ends every open stream (and every one still opening, as soon as it opens). */
+  closeAll(): void {
+    for (const slot of [...this.slots]) {
+      slot.closing = true;
+      slot.close?.();
+    }
+  }
+}
 
 /** What a task listen stream needs of the engine. */
 export interface TaskListenSource {
@@ -37,11 +99,20 @@ export interface TaskListenSource {
 
 /**
  * Opens the stream for `taskIds` (already validated: strings, at most
- * {@link MAX_LISTEN_TASK_IDS}) of `owner`. `open` holds the teardowns of the
- * open streams (bounded by the caller); `signal` ends the stream when the
- * client goes.
+ * {@link MAX_LISTEN_TASK_IDS}) of `owner`, in the `slot` the caller reserved
+ * in `slots` (given back when the stream ends, or when opening it fails);
+ * `signal` ends the stream when the client goes.
  */
-export async function openTaskListen(source: TaskListenSource, id: string | number, taskIds: readonly string[], owner: string, open: Set<() => void>, signal: AbortSignal | undefined): Promise<Response> {
+export async function openTaskListen(source: TaskListenSource, id: string | number, taskIds: readonly string[], owner: string, slots: ListenSlots, slot: ListenSlot, signal: AbortSignal | undefined): Promise<Response> {
+  try {
+    return await openIn(source, id, taskIds, owner, slots, slot, signal);
+  } catch (error) {
+    slots.release(slot);
+    throw error;
+  }
+}
+
+async function openIn(source: TaskListenSource, id: string | number, taskIds: readonly string[], owner: string, slots: ListenSlots, slot: ListenSlot, signal: AbortSignal | undefined): Promise<Response> {
   const { store } = source;
   const stamp = { [SUBSCRIPTION_ID_META_KEY]: id };
   const encoder = new TextEncoder();
@@ -51,7 +122,13 @@ export async function openTaskListen(source: TaskListenSource, id: string | numb
   const unwatches: Array<() => void> = [];
   const wanted = [...new Set(taskIds)].filter((taskId) => source.verifies(taskId));
   for (const taskId of wanted) unwatches.push(store.watch(taskId, (record) => deliver(record)));
-  const found = await Promise.all(wanted.map((taskId) => store.get(taskId, owner)));
+  let found: Array<TaskRecord | undefined>;
+  try {
+    found = await Promise.all(wanted.map((taskId) => store.get(taskId, owner)));
+  } catch (error) {
+    for (const unwatch of unwatches) unwatch();
+    throw error;
+  }
   const honored = found.filter((record): record is TaskRecord => record !== undefined);
   const ownedIds = new Set(honored.map((record) => record.taskId));
   // The newest state sent per task: a change told before the first read answered is not sent twice, nor an older state after a newer.
@@ -61,6 +138,7 @@ export async function openTaskListen(source: TaskListenSource, id: string | numb
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
   let keepAlive: NodeJS.Timeout | undefined;
+  let expiry: NodeJS.Timeout | undefined;
   const write = (frame: string) => {
     if (closed) return;
     try {
@@ -76,8 +154,10 @@ export async function openTaskListen(source: TaskListenSource, id: string | numb
     closed = true;
     for (const unwatch of unwatches) unwatch();
     if (keepAlive !== undefined) clearInterval(keepAlive);
+    if (expiry !== undefined) clearTimeout(expiry);
     signal?.removeEventListener('abort', onAbort);
-    open.delete(close);
+    slot.close = undefined;
+    slots.release(slot);
     try {
       controller.close();
     } catch {
@@ -101,14 +181,19 @@ export async function openTaskListen(source: TaskListenSource, id: string | numb
     start(c) {
       controller = c;
       message({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: honored.map((record) => record.taskId) }, _meta: stamp } });
-      if (honored.length === 0) return teardown(true);
-      open.add(close);
+      if (honored.length === 0 || slot.closing) return teardown(true);
+      slot.close = close;
       for (const record of honored) tell(record);
       deliver = tell;
       for (const record of pending.splice(0)) tell(record);
       if (closed) return;
       keepAlive = setInterval(() => write(': keepalive\n\n'), KEEP_ALIVE_MS);
       keepAlive.unref();
+      // A task's record is gone at its expiresAt (which never moves): once the last unfinished one's has
+      // passed, every task listed is finished or gone, and nothing more can be told — end as when all are terminal.
+      const lastExpiry = Math.max(...honored.filter((record) => !terminal.has(record.taskId)).map((record) => record.expiresAt));
+      expiry = setTimeout(() => teardown(true), Math.min(MAX_TIMER_MS, Math.max(0, lastExpiry - Date.now())));
+      expiry.unref();
     },
     cancel() {
       teardown(false);

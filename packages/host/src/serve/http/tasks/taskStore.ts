@@ -135,8 +135,14 @@ export interface McpAppTaskOptions {
   readonly ttlMs?: number;
   /** The poll interval suggested to clients, in ms. Default 1000. */
   readonly pollIntervalMs?: number;
-  /** Most live tasks per principal (and tenant). Default 100. */
+  /** Most live tasks per authenticated principal (and tenant). Default 100. Anonymous callers, being one principal, are bounded by `maxTotal` only. */
   readonly maxPerPrincipal?: number;
   /** Most live tasks in the store. Default 10 000. */
   readonly maxTotal?: number;
+  /**
+   * The largest result a task keeps, in bytes of its JSON. Default 1 MiB. A
+   * larger result fails the task (`-32603`, `data.reason: "result_too_large"`)
+   * with a message naming the tool and the limit.
+   */
+  readonly maxResultBytes?: number;
 }
