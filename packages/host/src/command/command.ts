@@ -35,6 +35,14 @@ const LOG_BATCH_BYTES = 64 * 1024;
 const LOG_WRITE_MAX_BYTES = 4 * LOG_BATCH_BYTES;
 /** …or after this long, when fewer lines come. */
 const LOG_FLUSH_MS = 250;
+/**
+ * The most the log holds unwritten (sonic-boom's `maxLength`): a stderr nobody reads (a stalled
+ * pipe) would otherwise grow the process by every request's line. Past it lines are dropped, and
+ * counted in a warning the destination gets once it takes lines again.
+ */
+const LOG_BUFFER_MAX_BYTES = 32 * 1024 * 1024;
+/** How long after the first dropped line the count is logged. */
+const LOG_DROP_REPORT_MS = 1_000;
 /** How long an exit waits for the log to be written out (a stalled stderr pipe must not hold the exit forever). */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;
 
@@ -57,16 +65,34 @@ function lineBytes(line: string): string {
  * UTF-8 length sonic-boom measures again at every line — a cost that grows with the batch, so
  * with the load (the lines waiting while a write is under way).
  */
-export async function jsonLogger(level: string, name: string, dest: number, traced: Pick<LoggerOptions, 'mixin' | 'mixinMergeStrategy'> = {}): Promise<Logger> {
+export async function jsonLogger(level: string, name: string, dest: number, traced: Pick<LoggerOptions, 'mixin' | 'mixinMergeStrategy'> = {}, bufferLimit = LOG_BUFFER_MAX_BYTES): Promise<Logger> {
   const { pino } = await import('pino');
-  const logger: Logger = pino(
-    { level, name, ...traced, hooks: { streamWrite: lineBytes } },
-    pino.destination({ dest, sync: false, contentMode: 'buffer', minLength: LOG_BATCH_BYTES, maxWrite: LOG_WRITE_MAX_BYTES, periodicFlush: LOG_FLUSH_MS }),
-  );
+  const destination = pino.destination({ dest, sync: false, contentMode: 'buffer', minLength: LOG_BATCH_BYTES, maxWrite: LOG_WRITE_MAX_BYTES, maxLength: bufferLimit, periodicFlush: LOG_FLUSH_MS });
+  const logger: Logger = pino({ level, name, ...traced, hooks: { streamWrite: lineBytes } }, destination);
+  // Dropped lines are counted, and the count is logged a second after the first drop — again while
+  // the warning itself is dropped, keeping the count — so a stall is told once the destination takes lines.
+  let dropped = 0;
+  let report: NodeJS.Timeout | undefined;
+  const tell = () => {
+    report = undefined;
+    const lines = dropped;
+    dropped = 0;
+    logger.warn({ droppedLines: lines }, `${lines} log lines were dropped: the log's destination took no writes while ${bufferLimit} bytes of lines waited (a stderr nobody reads?); give the process a destination that keeps up`);
+    // The warning was dropped too (a drop already scheduled the next telling): keep the count.
+    if (dropped > 0) dropped = lines;
+  };
+  destination.on('drop', () => {
+    dropped++;
+    if (report === undefined) (report = setTimeout(tell, LOG_DROP_REPORT_MS)).unref();
+  });
   return logger;
 }
 
-/** Resolves once `logger` has written out what it holds (at once for a logger that writes synchronously), or after a bounded wait. */
+/**
+ * Resolves once `logger` has written out what it holds down to less than a batch (sonic-boom's flush answers at its
+ * 'drain'; pino's exit hook writes that rest synchronously as the process exits), at once for a logger that writes
+ * synchronously, or after a bounded wait.
+ */
 function flushLog(logger: Logger): Promise<void> {
   const { flush } = logger;
   if (flush === undefined) return Promise.resolve();
