@@ -115,12 +115,12 @@ describe('behind HAProxy (deploy/haproxy.cfg)', () => {
         const listed = await (await post2026(replica.url, 11, 'tools/list', {})).text();
         expect(listed).toContain('"ping"');
         expect(listed).not.toContain('"guarded"');
-      });
+      }, { timeout: 10_000, interval: 50 });
     }
     const enabled = await post2026(balancer.url, 12, 'tools/call', { name: 'enable-guard', arguments: {} });
     expect(await enabled.text()).toContain('enabled');
     for (const reader of readers) expect((await reader.next()).message['method']).toBe('notifications/tools/list_changed');
-    for (const replica of replicas) await vi.waitFor(async () => expect(await (await post2026(replica.url, 13, 'tools/list', {})).text()).toContain('"guarded"'));
+    for (const replica of replicas) await vi.waitFor(async () => expect(await (await post2026(replica.url, 13, 'tools/list', {})).text()).toContain('"guarded"'), { timeout: 10_000, interval: 50 });
     for (const reader of readers) reader.close();
   });
 
@@ -220,7 +220,7 @@ describe('behind HAProxy (deploy/haproxy.cfg)', () => {
       }
     };
     const load = Promise.all([1, 2, 3, 4].map(worker));
-    await vi.waitFor(() => expect(answered).toBeGreaterThan(20));
+    await vi.waitFor(() => expect(answered).toBeGreaterThan(20), { timeout: 10_000, interval: 20 });
     await leaving.stop('SIGTERM');
     expect(await inspector.exists(nodeHeartbeatKey(DEFAULT_KEY_PREFIX, leaving.name))).toBe(0);
     await load;
