@@ -69,9 +69,17 @@ function readLine({ name, file }) {
   return { passed, failed, skipped, notes, missing: false, told: failedTests(results, on) };
 }
 
+/**
+ * A timeout's error reaches vitest's JSON report as the stack vitest captured
+ * when the test (or hook) was declared, whose first line is this placeholder:
+ * the report keeps no "timed out" message.
+ */
+const TIMEOUT_PLACEHOLDER = 'Error: STACK_TRACE_ERROR';
+
 /** The first lines of a failure message, and the first frame in a test file (where it threw). */
 function excerpt(message) {
   const lines = String(message ?? '').replace(ANSI, '').split('\n');
+  if (lines[0] === TIMEOUT_PLACEHOLDER) lines[0] = 'a test or hook timed out (vitest\'s JSON report keeps no message for a timeout: its stack only, which reads STACK_TRACE_ERROR)';
   const frame = (line) => /^\s*at\s/.test(line);
   const text = lines.filter((line) => line.trim() !== '' && !frame(line));
   const shown = text.slice(0, MESSAGE_LINES);
@@ -91,7 +99,8 @@ function failedTests(results, on) {
     for (const t of tests) {
       const name = [...(t.ancestorTitles ?? []), t.title].filter(Boolean).join(' > ') || t.fullName || '?';
       const messages = t.failureMessages ?? [];
-      told.push([`FAILED ${on}${file} > ${name}`, ...(messages.length ? messages.flatMap(excerpt) : ['(no failure message)']).map((line) => `    ${line}`)]);
+      const after = typeof t.duration === 'number' ? ` (after ${Math.round(t.duration)} ms)` : '';
+      told.push([`FAILED ${on}${file} > ${name}${after}`, ...(messages.length ? messages.flatMap(excerpt) : ['(no failure message)']).map((line) => `    ${line}`)]);
     }
     if (tests.length === 0) {
       told.push([`FAILED ${on}${file} (the file failed outside its tests)`, ...excerpt(result.message || '(no failure message)').map((line) => `    ${line}`)]);

@@ -106,6 +106,19 @@ describe('.ci/summary.mjs', () => {
     expect(code).toBe(1);
   });
 
+  it('says a timeout is one, with how long the test ran (the JSON report keeps no message for it)', async () => {
+    const dir = workdir();
+    const stack = `Error: STACK_TRACE_ERROR\n    at task (${path.join(dir, 'node_modules/@vitest/runner/dist/chunk-artifact.js')}:1784:27)\n    at ${path.join(dir, 'packages/redis/test/failover.test.ts')}:56:3`;
+    const tests = [{ status: 'failed', title: 'relays', ancestorTitles: ['failover'], duration: 30012.4, failureMessages: [stack] }];
+    writeFileSync(path.join(dir, 'r.json'), report({ numPassedTests: 3, numFailedTests: 1, success: false, testResults: [{ status: 'failed', name: path.join(dir, 'packages/redis/test/failover.test.ts'), assertionResults: tests }] }));
+    const { stdout } = await run('node', ['.ci/summary.mjs', '--line', 'Node 26.10.0', 'r.json'], dir);
+    expect(stdout.split('\n').slice(0, 3)).toEqual([
+      'FAILED on Node 26.10.0: packages/redis/test/failover.test.ts > failover > relays (after 30012 ms)',
+      '    a test or hook timed out (vitest\'s JSON report keeps no message for a timeout: its stack only, which reads STACK_TRACE_ERROR)',
+      `    at ${path.join(dir, 'packages/redis/test/failover.test.ts')}:56:3`,
+    ]);
+  });
+
   it('tells at most 10 failed tests, then how many more failed', async () => {
     const dir = workdir();
     const tests = Array.from({ length: 12 }, (_, i) => ({ status: 'failed', title: `t${i}`, ancestorTitles: [], failureMessages: [`Error: boom ${i}`] }));
