@@ -14,8 +14,18 @@
 // when the run failed at a step that is not the tests (lint, typecheck,
 // conformance…): then the line says which step. Exit code: 0 only when nothing
 // failed and some test passed.
+//
+// Before that closing line (which stays last), each failed test is told: its
+// Node line, file and full name, and the first lines of its failure message
+// (ANSI colours stripped) with the test-file frame that threw; at most
+// MAX_TOLD tests over all lines, then how many more failed.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
+const MAX_TOLD = 10;
+const MESSAGE_LINES = 6;
+// eslint-disable-next-line no-control-regex -- ANSI escapes are control characters
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 function parseArgs(argv) {
   const args = { status: 0, step: undefined, reports: [] };
@@ -56,7 +66,47 @@ function readLine({ name, file }) {
     const shown = files.slice(0, 3).join(', ') + (files.length > 3 ? `, and ${files.length - 3} more` : '');
     notes.push(`${on}${failed} failed${shown ? ` (${shown})` : ''}`);
   }
-  return { passed, failed, skipped, notes, missing: false };
+  return { passed, failed, skipped, notes, missing: false, told: failedTests(results, on) };
+}
+
+/**
+ * A timeout's error reaches vitest's JSON report as the stack vitest captured
+ * when the test (or hook) was declared, whose first line is this placeholder:
+ * the report keeps no "timed out" message.
+ */
+const TIMEOUT_PLACEHOLDER = 'Error: STACK_TRACE_ERROR';
+
+/** The first lines of a failure message, and the first frame in a test file (where it threw). */
+function excerpt(message) {
+  const lines = String(message ?? '').replace(ANSI, '').split('\n');
+  if (lines[0] === TIMEOUT_PLACEHOLDER) lines[0] = 'a test or hook timed out (vitest\'s JSON report keeps no message for a timeout: its stack only, which reads STACK_TRACE_ERROR)';
+  const frame = (line) => /^\s*at\s/.test(line);
+  const text = lines.filter((line) => line.trim() !== '' && !frame(line));
+  const shown = text.slice(0, MESSAGE_LINES);
+  if (text.length > MESSAGE_LINES) shown.push(`… (${text.length - MESSAGE_LINES} more lines)`);
+  const thrower = lines.find((line) => frame(line) && /\.(test|spec)\.[cm]?[jt]sx?:\d+/.test(line) && !line.includes('node_modules'));
+  if (thrower) shown.push(thrower.trim());
+  return shown;
+}
+
+/** Each failed test of a report (and each file that failed without a failed test), as lines to print. */
+function failedTests(results, on) {
+  const told = [];
+  for (const result of results) {
+    if (result.status !== 'failed') continue;
+    const file = path.relative(process.cwd(), result.name ?? '?');
+    const tests = (result.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of tests) {
+      const name = [...(t.ancestorTitles ?? []), t.title].filter(Boolean).join(' > ') || t.fullName || '?';
+      const messages = t.failureMessages ?? [];
+      const after = typeof t.duration === 'number' ? ` (after ${Math.round(t.duration)} ms)` : '';
+      told.push([`FAILED ${on}${file} > ${name}${after}`, ...(messages.length ? messages.flatMap(excerpt) : ['(no failure message)']).map((line) => `    ${line}`)]);
+    }
+    if (tests.length === 0) {
+      told.push([`FAILED ${on}${file} (the file failed outside its tests)`, ...excerpt(result.message || '(no failure message)').map((line) => `    ${line}`)]);
+    }
+  }
+  return told;
 }
 
 const { status, step, reports } = parseArgs(process.argv.slice(2));
@@ -79,5 +129,11 @@ if (status !== 0 && failed === 0) {
   failed += 1;
 }
 if (stopped) notes.push(stopped.trim().replace(/^\(|\)$/g, ''));
+const told = lines.flatMap((line) => line.told ?? []);
+if (told.length > 0) {
+  const shown = told.slice(0, MAX_TOLD).flat();
+  if (told.length > MAX_TOLD) shown.push(`… and ${told.length - MAX_TOLD} more failed tests (see the reports ${reports.map((r) => r.file).join(', ')})`);
+  process.stdout.write(`${shown.join('\n')}\n\n`);
+}
 process.stdout.write(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

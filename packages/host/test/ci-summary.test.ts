@@ -54,7 +54,80 @@ describe('.ci/summary.mjs', () => {
     writeFileSync(path.join(dir, 'node24.json'), report({ numPassedTests: 9, numFailedTests: 1, success: false, testResults: [failing] }));
     const args = ['.ci/summary.mjs', '--line', 'Node 20.20.2', 'node20.json', '--line', 'Node 24.21.0', 'node24.json', '--line', 'Node 26.10.0', 'node26.json'];
     const { code, stdout } = await run('node', args, dir);
-    expect(stdout).toBe('tests: 19 passed, 2 failed; on Node 24.21.0: 1 failed (packages/host/test/a.test.ts); on Node 26.10.0: no test report at node26.json\n');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('tests: 19 passed, 2 failed; on Node 24.21.0: 1 failed (packages/host/test/a.test.ts); on Node 26.10.0: no test report at node26.json');
+    expect(code).toBe(1);
+  });
+
+  it('tells each failed test before the closing line: its Node line, file, full name and first lines of its message, without colours', async () => {
+    const dir = workdir();
+    const message = [
+      '\u001b[31mAssertionError: expected [ 200, 200 ] to deeply equal [ 200 ]\u001b[39m',
+      '',
+      '\u001b[32m- Expected\u001b[39m',
+      '\u001b[31m+ Received\u001b[39m',
+      '  [',
+      '    200,',
+      '+   200,',
+      '  ]',
+      `    at ${path.join(dir, 'node_modules/.pnpm/@vitest+expect/index.js')}:1:1`,
+      `    at ${path.join(dir, 'packages/redis/test/failover.test.ts')}:120:41`,
+    ].join('\n');
+    const failing = {
+      status: 'failed',
+      name: path.join(dir, 'packages/redis/test/failover.test.ts'),
+      assertionResults: [
+        { status: 'passed', title: 'fine', ancestorTitles: ['failover'], failureMessages: [] },
+        { status: 'failed', title: 'the v1 GET stream reopens once', ancestorTitles: ['failover', 'a replica dies'], failureMessages: [message] },
+      ],
+    };
+    const broken = { status: 'failed', name: path.join(dir, 'packages/host/test/b.test.ts'), message: 'Cannot find module \u001b[1m./gone.js\u001b[22m', assertionResults: [] };
+    writeFileSync(path.join(dir, 'node20.json'), report({}));
+    writeFileSync(path.join(dir, 'node26.json'), report({ numPassedTests: 9, numFailedTests: 1, success: false, testResults: [failing, broken] }));
+    const args = ['.ci/summary.mjs', '--line', 'Node 20.20.2', 'node20.json', '--line', 'Node 26.10.0', 'node26.json'];
+    const { code, stdout } = await run('node', args, dir);
+    expect(stdout).toBe(
+      [
+        'FAILED on Node 26.10.0: packages/redis/test/failover.test.ts > failover > a replica dies > the v1 GET stream reopens once',
+        '    AssertionError: expected [ 200, 200 ] to deeply equal [ 200 ]',
+        '    - Expected',
+        '    + Received',
+        '      [',
+        '        200,',
+        '    +   200,',
+        '    … (1 more lines)',
+        `    at ${path.join(dir, 'packages/redis/test/failover.test.ts')}:120:41`,
+        'FAILED on Node 26.10.0: packages/host/test/b.test.ts (the file failed outside its tests)',
+        '    Cannot find module ./gone.js',
+        '',
+        'tests: 19 passed, 2 failed; on Node 26.10.0: 2 failed (packages/redis/test/failover.test.ts, packages/host/test/b.test.ts)',
+        '',
+      ].join('\n'),
+    );
+    expect(code).toBe(1);
+  });
+
+  it('says a timeout is one, with how long the test ran (the JSON report keeps no message for it)', async () => {
+    const dir = workdir();
+    const stack = `Error: STACK_TRACE_ERROR\n    at task (${path.join(dir, 'node_modules/@vitest/runner/dist/chunk-artifact.js')}:1784:27)\n    at ${path.join(dir, 'packages/redis/test/failover.test.ts')}:56:3`;
+    const tests = [{ status: 'failed', title: 'relays', ancestorTitles: ['failover'], duration: 30012.4, failureMessages: [stack] }];
+    writeFileSync(path.join(dir, 'r.json'), report({ numPassedTests: 3, numFailedTests: 1, success: false, testResults: [{ status: 'failed', name: path.join(dir, 'packages/redis/test/failover.test.ts'), assertionResults: tests }] }));
+    const { stdout } = await run('node', ['.ci/summary.mjs', '--line', 'Node 26.10.0', 'r.json'], dir);
+    expect(stdout.split('\n').slice(0, 3)).toEqual([
+      'FAILED on Node 26.10.0: packages/redis/test/failover.test.ts > failover > relays (after 30012 ms)',
+      '    a test or hook timed out (vitest\'s JSON report keeps no message for a timeout: its stack only, which reads STACK_TRACE_ERROR)',
+      `    at ${path.join(dir, 'packages/redis/test/failover.test.ts')}:56:3`,
+    ]);
+  });
+
+  it('tells at most 10 failed tests, then how many more failed', async () => {
+    const dir = workdir();
+    const tests = Array.from({ length: 12 }, (_, i) => ({ status: 'failed', title: `t${i}`, ancestorTitles: [], failureMessages: [`Error: boom ${i}`] }));
+    writeFileSync(path.join(dir, 'r.json'), report({ numFailedTests: 12, success: false, testResults: [{ status: 'failed', name: path.join(dir, 'x.test.ts'), assertionResults: tests }] }));
+    const { code, stdout } = await run('node', ['.ci/summary.mjs', 'r.json'], dir);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('FAILED '))).toEqual(Array.from({ length: 10 }, (_, i) => `FAILED x.test.ts > t${i}`));
+    expect(lines).toContain('… and 2 more failed tests (see the reports r.json)');
+    expect(lines.at(-1)).toBe('tests: 10 passed, 12 failed');
     expect(code).toBe(1);
   });
 

@@ -84,11 +84,11 @@ describe('failover with the default SDK clients', () => {
     await vi.waitFor(async () => {
       await client.callTool({ name: 'touch', arguments: {} });
       expect(updates).toContain('test://clock');
-    }, { timeout: 10_000, interval: 200 });
+    }, { timeout: 20_000, interval: 200 });
     expect(statuses.filter((s) => s >= 400)).toEqual([]);
     expect(methods.filter((m) => m === 'initialize')).toHaveLength(1);
     await client.close();
-  }, 30_000);
+  }, 90_000);
 
   it('keeps a session, its POSTs and its v1 GET stream through a kill -9 of its holder: the request waits for the takeover instead of failing', async () => {
     // The default clients, through the project's HAProxy recipe.
@@ -126,7 +126,7 @@ describe('failover with the default SDK clients', () => {
     await vi.waitFor(async () => {
       await v1.callTool({ name: 'touch', arguments: {} });
       expect(updates).toContain('test://clock');
-    }, { timeout: 10_000, interval: 200 });
+    }, { timeout: 20_000, interval: 200 });
 
     const victim = replicas.find((r) => r.name === holder)!;
     // Another session, on a replica that lives on, says test://clock changed (every node hears it through Redis).
@@ -137,13 +137,16 @@ describe('failover with the default SDK clients', () => {
 
     // The v1 client sends nothing: its GET stream alone, re-opened at +1 s (its second and last attempt is at
     // +2.5 s, before the heartbeat expires), waits for the takeover of its session and hears the next update.
+    // The wait is longer than the product's own bound on it (the re-opening arrives a second after the kill
+    // and may be held HOLDER_WAIT_MS, 10 s, for the takeover), so that a loaded machine's slowness is not
+    // taken for a failure to fail over.
     updates.length = 0;
     await vi.waitFor(async () => {
       await toucher.callTool({ name: 'touch', arguments: {} });
       expect(updates).toContain('test://clock');
-    }, { timeout: 10_000, interval: 200 });
+    }, { timeout: 20_000, interval: 200 });
     // Its first re-opening, a second after the kill while the heartbeat still lasted, was held and then answered, not refused.
-    expect(getStatuses.slice(getsBefore)).toEqual([200]);
+    expect(getStatuses.slice(getsBefore), 'the statuses of the v1 GET stream\'s re-openings since the kill').toEqual([200]);
 
     // Its calls, and the v2 session's, are served by the replicas that took them over, under the same ids.
     const [after1, after2] = await Promise.all([v1.callTool({ name: 'ping', arguments: {} }), v2!.callTool({ name: 'ping', arguments: {} })]);
@@ -155,7 +158,7 @@ describe('failover with the default SDK clients', () => {
     expect(v1Transport.sessionId).toBe(id);
     await v1.close();
     await v2!.close();
-  }, 60_000);
+  }, 90_000);
 
   it('fails a call in flight on a killed holder within seconds, saying why, instead of at the client\'s request timeout', async () => {
     const live = replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
@@ -183,7 +186,7 @@ describe('failover with the default SDK clients', () => {
       (v1.client as ClientV1).callTool({ name: 'stall', arguments: {} }, undefined, { timeout }).then(() => 'answered', (error: Error) => error.message),
       (v2.client as Client).callTool({ name: 'stall', arguments: {} }, { timeout }).then(() => 'answered', (error: Error) => error.message),
     ];
-    await vi.waitFor(() => expect(victim.output().match(/stall started on/g) ?? []).toHaveLength(2), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(victim.output().match(/stall started on/g) ?? []).toHaveLength(2), { timeout: 20_000, interval: 20 });
     await victim.stop('SIGKILL');
 
     // The replica that took each session over answers the resumed stream with the reason, once the holder's heartbeat expired.
@@ -197,7 +200,7 @@ describe('failover with the default SDK clients', () => {
     expect(v1.transport.sessionId).toBe(v1Id);
     await v1.client.close();
     await v2.client.close();
-  }, 60_000);
+  }, 90_000);
 
   it('says once, on SIGTERM, that a replica released its sessions', async () => {
     const leaving = replicas.find((r) => r.child.exitCode === null && r.child.signalCode === null)!;

@@ -101,9 +101,17 @@ const nodeOf = (pong: string) => pong.replace('pong from ', '');
 
 describe('behind HAProxy (deploy/haproxy.cfg)', () => {
   it('spreads 2026-07-28 listen streams over every replica, and a disable on one replica reaches all of them', async () => {
-    const streams = await Promise.all([1, 2, 3].map((id) => post2026(balancer.url, id, 'subscriptions/listen', { notifications: { toolsListChanged: true } })));
-    expect(new Set(streams.map((s) => s.headers.get('x-reactor-node')))).toEqual(new Set(['node-1', 'node-2', 'node-3']));
-    const readers = streams.map(readSse);
+    // Round-robin spreads them, over the replicas HAProxy's health check has marked up: on a loaded machine one may
+    // not be yet, so streams are opened until each replica holds one (a second one on a replica is closed).
+    const streams = new Map<string, Response>();
+    for (let id = 101; id <= 112 && streams.size < 3; id++) {
+      const stream = await post2026(balancer.url, id, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+      const node = stream.headers.get('x-reactor-node') ?? 'none';
+      if (streams.has(node)) await stream.body?.cancel();
+      else streams.set(node, stream);
+    }
+    expect(new Set(streams.keys())).toEqual(new Set(['node-1', 'node-2', 'node-3']));
+    const readers = [...streams.values()].map(readSse);
     for (const reader of readers) expect((await reader.next()).message['method']).toBe('notifications/subscriptions/acknowledged');
 
     const disabled = await post2026(balancer.url, 10, 'tools/call', { name: 'disable-guard', arguments: {} });
@@ -115,12 +123,12 @@ describe('behind HAProxy (deploy/haproxy.cfg)', () => {
         const listed = await (await post2026(replica.url, 11, 'tools/list', {})).text();
         expect(listed).toContain('"ping"');
         expect(listed).not.toContain('"guarded"');
-      });
+      }, { timeout: 10_000, interval: 50 });
     }
     const enabled = await post2026(balancer.url, 12, 'tools/call', { name: 'enable-guard', arguments: {} });
     expect(await enabled.text()).toContain('enabled');
     for (const reader of readers) expect((await reader.next()).message['method']).toBe('notifications/tools/list_changed');
-    for (const replica of replicas) await vi.waitFor(async () => expect(await (await post2026(replica.url, 13, 'tools/list', {})).text()).toContain('"guarded"'));
+    for (const replica of replicas) await vi.waitFor(async () => expect(await (await post2026(replica.url, 13, 'tools/list', {})).text()).toContain('"guarded"'), { timeout: 10_000, interval: 50 });
     for (const reader of readers) reader.close();
   });
 
@@ -220,7 +228,7 @@ describe('behind HAProxy (deploy/haproxy.cfg)', () => {
       }
     };
     const load = Promise.all([1, 2, 3, 4].map(worker));
-    await vi.waitFor(() => expect(answered).toBeGreaterThan(20));
+    await vi.waitFor(() => expect(answered).toBeGreaterThan(20), { timeout: 10_000, interval: 20 });
     await leaving.stop('SIGTERM');
     expect(await inspector.exists(nodeHeartbeatKey(DEFAULT_KEY_PREFIX, leaving.name))).toBe(0);
     await load;

@@ -153,7 +153,7 @@ describe('enable and disable', () => {
     const { a, b, prefix } = await twoNodes();
     expect(await toolsOn(b)).toContain('guarded');
     await a.host.disable('guard');
-    await vi.waitFor(async () => expect(await toolsOn(b)).not.toContain('guarded'));
+    await vi.waitFor(async () => expect(await toolsOn(b)).not.toContain('guarded'), { timeout: 10_000, interval: 50 });
     expect(b.host.report().extensions.find((e) => e.name === 'guard')?.state).toBe('disabled');
     const health = (await (await fetch(new URL('/healthz', b.url))).json()) as { checks: { redis: { ok: boolean; detail?: string } } };
     expect(health.checks.redis).toEqual({ ok: true, detail: 'cluster revision 1' });
@@ -164,8 +164,8 @@ describe('enable and disable', () => {
     expect(await toolsOn(c)).not.toContain('guarded');
 
     await b.host.enable('guard');
-    await vi.waitFor(async () => expect(await toolsOn(a)).toContain('guarded'));
-    await vi.waitFor(async () => expect(await toolsOn(c)).toContain('guarded'));
+    await vi.waitFor(async () => expect(await toolsOn(a)).toContain('guarded'), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await toolsOn(c)).toContain('guarded'), { timeout: 10_000, interval: 50 });
     expect(await inspector.sMembers(`${prefix}:extensions:disabled`)).toEqual([]);
     expect(await inspector.get(`${prefix}:extensions:revision`)).toBe('2');
   });
@@ -188,7 +188,7 @@ describe('keys', () => {
 
     const deleted = await fetch(a.url, { method: 'DELETE', headers: session });
     expect(deleted.status).toBe(200);
-    await vi.waitFor(async () => expect(await inspector.keys(`${prefix}:session:*`)).toEqual([]));
+    await vi.waitFor(async () => expect(await inspector.keys(`${prefix}:session:*`)).toEqual([]), { timeout: 10_000, interval: 50 });
     // And once the nodes shut down, nothing at all (no extension was toggled, so no cluster state either).
     await Promise.all(nodes.map((n) => n.close()));
     nodes = [];

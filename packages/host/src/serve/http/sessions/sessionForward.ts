@@ -12,7 +12,10 @@
  *
  * A holder that refuses the connection (it was killed) or cannot be
  * connected to in time is reported `unreachable` — nothing was sent, so the
- * caller may wait for its heartbeat to expire and take the session over.
+ * caller may wait for its heartbeat to expire and take the session over. "In
+ * time" is judged after this process has looked at its sockets: an event loop
+ * stalled past the timeout (a loaded machine) does not make a live holder
+ * unreachable.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
@@ -89,8 +92,15 @@ export function forwardToHolder(request: Request, parsedBody: unknown, target: F
     const onAbort = () => outgoing.destroy(new Error('the client went away'));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
+    // Checked once more after the next poll phase (setImmediate): a loop stalled past the timeout by other work
+    // runs its timers phase before the poll phase that sees the connection made meanwhile, and a live holder
+    // must not be taken for unreachable because this process was busy.
     const timer = setTimeout(() => {
-      if (!connected) outgoing.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' }));
+      if (!connected) {
+        setImmediate(() => {
+          if (!connected && !settled) outgoing.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' }));
+        });
+      }
     }, target.connectTimeoutMs ?? FORWARD_CONNECT_TIMEOUT_MS);
     timer.unref();
     outgoing.on('socket', (socket) => {
