@@ -19,8 +19,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { RunningCommand } from '@reactor/host';
 import { createTokenCounter } from '@reactor/catalog';
 import { runImportCommand } from '@reactor/ext-benchmarks';
-import { applyDemoDefaults } from '../src/demo.js';
-import { connectClient, runDemo } from './helpers/runDemo.js';
+import { connectClient, runDemoOver } from './helpers/runDemo.js';
 
 const BUDGET = 10_000;
 const tokens = createTokenCounter();
@@ -90,12 +89,7 @@ beforeAll(async () => {
   const errors: string[] = [];
   const code = runImportCommand([join(work, 'big.jsonl'), '--data-dir', join(work, 'benchmarks')], { out: () => {}, err: (line: string) => errors.push(line) });
   if (code !== 0) throw new Error(`the benchmarks import failed: ${errors.join('\n')}`);
-  delete process.env.REACTOR_JUPYTER;
-  delete process.env.REACTOR_JUPYTER_URL;
-  applyDemoDefaults(process.env);
-  process.env.REACTOR_SPACES_ROOT = join(work, 'spaces');
-  process.env.REACTOR_BENCHMARKS_DATA = join(work, 'benchmarks');
-  running = await runDemo({ REACTOR_BENCHMARKS_DATA: join(work, 'benchmarks') });
+  running = await runDemoOver({ spaces: join(work, 'spaces'), benchmarks: join(work, 'benchmarks') });
   client = await connectClient(running, '?spaces,benchmarks,kernels', 'answer-budget-e2e');
 }, 240_000);
 

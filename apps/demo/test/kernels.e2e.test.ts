@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningCommand } from '@reactor/host';
 import { SAMPLE_ROOT } from '@reactor/ext-spaces';
-import { applyDemoDefaults } from '../src/demo.js';
-import { connectClient, runDemo } from './helpers/runDemo.js';
+import { connectClient, runDemoOver } from './helpers/runDemo.js';
 
 let running: RunningCommand;
 let work: string;
@@ -21,12 +20,8 @@ let work: string;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'reactor-demo-kernels-'));
   cpSync(SAMPLE_ROOT, join(work, 'spaces'), { recursive: true });
-  // What main.ts does, plus spaces on the copy. The extensions read process.env when they wake.
-  delete process.env.REACTOR_JUPYTER;
-  delete process.env.REACTOR_JUPYTER_URL;
-  applyDemoDefaults(process.env);
-  process.env.REACTOR_SPACES_ROOT = join(work, 'spaces');
-  running = await runDemo({ REACTOR_BENCHMARKS_DATA: join(work, 'benchmarks') });
+  // What main.ts does, plus spaces on the copy.
+  running = await runDemoOver({ spaces: join(work, 'spaces'), benchmarks: join(work, 'benchmarks') });
 });
 
 afterAll(async () => {

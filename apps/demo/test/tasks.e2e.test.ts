@@ -27,8 +27,7 @@ import { z } from 'zod';
 import { createApplicationInputHandler, resultFromTaskOutcome, type TaskView } from '@modelcontextprotocol/ext-tasks/client';
 import { acceptedContent, defineExtension, defineTool, inputRequired, type RunningCommand } from '@reactor/host';
 import { SAMPLE_ROOT } from '@reactor/ext-spaces';
-import { applyDemoDefaults } from '../src/demo.js';
-import { runDemo } from './helpers/runDemo.js';
+import { runDemoOver } from './helpers/runDemo.js';
 import { connectTasksClient, type TasksClient } from './helpers/tasksClient.js';
 
 /** A test-only extension whose one tool asks the user before it acts, and may run as a task. */
@@ -69,11 +68,7 @@ const asked: Array<{ message: unknown; taskId: string | undefined; delivery: str
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'reactor-demo-tasks-'));
   cpSync(SAMPLE_ROOT, join(work, 'spaces'), { recursive: true });
-  delete process.env.REACTOR_JUPYTER;
-  delete process.env.REACTOR_JUPYTER_URL;
-  applyDemoDefaults(process.env);
-  process.env.REACTOR_SPACES_ROOT = join(work, 'spaces');
-  running = await runDemo({ REACTOR_BENCHMARKS_DATA: join(work, 'benchmarks') }, [approvals]);
+  running = await runDemoOver({ spaces: join(work, 'spaces'), benchmarks: join(work, 'benchmarks') }, [approvals]);
   tasks = await connectTasksClient(new URL(`${running.url}?kernels,approvals`), 'demo-tasks-e2e', {
     onInputRequest: createApplicationInputHandler({
       elicitation: (request, context) => {

@@ -25,8 +25,7 @@ import type { RunningCommand } from '@reactor/host';
 import { runImportCommand } from '@reactor/ext-benchmarks';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyDemoDefaults } from '../src/demo.js';
-import { runDemo } from './helpers/runDemo.js';
+import { runDemoOver } from './helpers/runDemo.js';
 import type { ShownView } from './helpers/viewsHost.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -107,13 +106,8 @@ beforeAll(async () => {
   writeFileSync(join(work, 'runs.jsonl'), benchmarksFile());
   const errors: string[] = [];
   if (runImportCommand([join(work, 'runs.jsonl'), '--data-dir', join(work, 'benchmarks')], { out: () => {}, err: (line: string) => errors.push(line) }) !== 0) throw new Error(`the benchmarks import failed: ${errors.join('\n')}`);
-  delete process.env.REACTOR_JUPYTER;
-  delete process.env.REACTOR_JUPYTER_URL;
-  applyDemoDefaults(process.env);
-  process.env.REACTOR_SPACES_ROOT = join(work, 'spaces');
-  process.env.REACTOR_BENCHMARKS_DATA = join(work, 'benchmarks');
   const bundled = build({ entryPoints: [fileURLToPath(new URL('./helpers/viewsHost.ts', import.meta.url))], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent' });
-  [running, hostScript] = await Promise.all([runDemo({ REACTOR_BENCHMARKS_DATA: join(work, 'benchmarks') }), bundled.then((r) => r.outputFiles[0]!.text)]);
+  [running, hostScript] = await Promise.all([runDemoOver({ spaces: join(work, 'spaces'), benchmarks: join(work, 'benchmarks') }), bundled.then((r) => r.outputFiles[0]!.text)]);
   origin = new URL(running.url!).origin;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }, 60_000);

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { buildHost, loadExtensions, runCommand, silentLogger, type McpExtension, type RunningCommand } from '@reactor/host';
-import { demoArgs, DEMO_INSTRUCTIONS } from '../../src/demo.js';
+import { applyDemoDefaults, demoArgs, DEMO_INSTRUCTIONS } from '../../src/demo.js';
 
 const appRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,6 +26,21 @@ export async function runDemo(env: Record<string, string>, extra: readonly McpEx
   });
   if (!started) throw new Error('the demo did not start');
   return started;
+}
+
+/**
+ * The demo as main.ts starts it (its defaults: kernels on an embedded Jupyter
+ * server, `REACTOR_JUPYTER=auto`), over a test's own spaces root and benchmarks
+ * data folder. The extensions read `process.env` when they wake, so the
+ * settings go there as well as to the command.
+ */
+export async function runDemoOver(folders: { readonly spaces: string; readonly benchmarks: string }, extra: readonly McpExtension[] = []): Promise<RunningCommand> {
+  delete process.env.REACTOR_JUPYTER;
+  delete process.env.REACTOR_JUPYTER_URL;
+  applyDemoDefaults(process.env);
+  process.env.REACTOR_SPACES_ROOT = folders.spaces;
+  process.env.REACTOR_BENCHMARKS_DATA = folders.benchmarks;
+  return await runDemo({ REACTOR_BENCHMARKS_DATA: folders.benchmarks }, extra);
 }
 
 /** A real client (`name`) connected to the demo at `query` (`?kernels`, `/only/spaces`…). */
