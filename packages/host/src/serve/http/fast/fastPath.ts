@@ -23,7 +23,7 @@
  * answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, classifyInboundRequest, isJSONRPCRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY, CLIENT_INFO_META_KEY as CLIENT_INFO_KEY, PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY, classifyInboundRequest, isJsonContentType, type AuthInfo, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../../../host/build/blueprint.js';
 import type { HostBuiltServer } from '../../../host/build/builtServer.js';
 import { BUILT_BLUEPRINT } from '../../../host/internals.js';
@@ -35,6 +35,7 @@ import type { LegacyExchangeTransport } from './legacyExchange.js';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAnswer.js';
 import { ENVELOPE_META_KEYS, EnvelopeVerdicts } from './envelopeVerdicts.js';
 import { lazyRequest, type LazyRequest } from './lazyRequest.js';
+import { isJsonRpcRequest } from './jsonRpcRequest.js';
 
 /** The one 2026-era revision the fast path serves (others fall through to the SDK, which knows them all); any other version header is 2025's to classify. */
 export const FAST_REVISION = '2026-07-28';
@@ -217,7 +218,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * response (two zod parses that fail, building their issues) and costs about
  * 20 µs a call, a tenth of a whole answer. Its verdict here is the same by
  * construction: no member but a request's (so no response), a JSON-RPC
- * request by the SDK's own guard, and an envelope claiming this revision, as
+ * request by the SDK's own schema (`jsonRpcRequest.ts`), and an envelope claiming this revision, as
  * the header does, that the classifier finds valid (asked once per distinct
  * envelope: `envelopeVerdicts`). The differential test holds the two
  * paths to the same answers.
@@ -236,7 +237,7 @@ function fastMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | unde
   if (nameField === undefined ? headers['mcp-name'] !== undefined : typeof name !== 'string' || headers['mcp-name'] !== name || /[^\x21-\x7e]/.test(name)) return undefined;
   const meta = params?._meta;
   if (!isPlainObject(meta) || meta.progressToken !== undefined || meta[PROTOCOL_VERSION_KEY] !== FAST_REVISION) return undefined;
-  return isJSONRPCRequest(body) && envelopeVerdicts.verdict(meta) ? body : undefined;
+  return isJsonRpcRequest(body) && envelopeVerdicts.verdict(meta) ? body : undefined;
 }
 
 /**
@@ -270,7 +271,7 @@ const envelopeVerdicts = new EnvelopeVerdicts(ENVELOPE_META_KEYS, (envelope) => 
 function legacyMessage(body: unknown, req: IncomingMessage): JSONRPCRequest | undefined {
   if (!isPlainObject(body) || typeof body.method !== 'string' || !LEGACY_METHODS.has(body.method)) return undefined;
   for (const key in body) if (!REQUEST_MEMBERS.has(key)) return undefined;
-  if (!isJSONRPCRequest(body)) return undefined;
+  if (!isJsonRpcRequest(body)) return undefined;
   const meta = (body.params as { _meta?: unknown } | undefined)?._meta;
   if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined || PROTOCOL_VERSION_KEY in meta)) return undefined;
   const version = req.headers['mcp-protocol-version'];
