@@ -68,8 +68,8 @@ describe('a served tool’s handler context', () => {
         return controller.signal;
       },
     };
-    // Beside them, hidden (a symbol key, not enumerable: no spread copies it), the call its shared `signal` getter reads.
-    const withCall = (keys: string[]) => [...keys, 'Symbol(reactor.call):object:false:false:false'];
+    // Beside them, under a symbol key (no Object.keys, for…in or JSON shows it), the call its shared `signal` getter reads.
+    const withCall = (keys: string[]) => [...keys, 'Symbol(reactor.call):object:true:true:true'];
     expect(shape(seen)).toEqual(withCall(shape(reference)));
     expect(shape(seen.mcpReq)).toEqual(withCall(shape(reference.mcpReq)));
     expect(Object.keys({ ...seen })).toEqual(Object.keys(reference));

@@ -21,7 +21,7 @@ import { isThenable } from '../../kernel/thenable.js';
 import { withTimeout } from '../../kernel/timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from '../../contract/tool.js';
 import { TASK_PRELUDE } from '../../contract/task.js';
-import { CallSignal, withCallSignal } from './callSignal.js';
+import { CallSignal, copyWithCallSignal, withCallSignal } from './callSignal.js';
 import { toolMetaWithView } from '../../contract/view.js';
 
 /** The name of the host's toolset-listing tool (`listToolsets.ts`); defined here because a blueprint's own code keeps it through tool filters and collisions. */
@@ -224,7 +224,7 @@ export function serveTool(
  * (`callSignal.ts` says why one getter, not one per call).
  */
 function toolContext(sdkCtx: ServerContext, call: CallSignal, extension: string, connection: ConnectionInfo): ToolContext {
-  const mcpReq = withCallSignal(Object.assign({}, sdkCtx.mcpReq), call);
+  const mcpReq = copyWithCallSignal(sdkCtx.mcpReq, call);
   const ctx = Object.assign({}, sdkCtx) as Record<string, unknown>;
   ctx.mcpReq = mcpReq;
   ctx.extension = extension;
