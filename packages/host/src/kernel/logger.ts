@@ -32,6 +32,28 @@ export interface Logger {
   flush?(callback?: (error?: Error) => void): void;
 }
 
+/** The fields of a fixed-shape `info` line: trusted keys (no escaping needed), string or number values; undefined ones are left out. */
+export type InfoLineFields = Readonly<Record<string, string | number | undefined>>;
+
+/**
+ * @internal Where a logger may keep a faster way to write one `info` line of
+ * fixed shape (the HTTP access log's, one per request): the same line its
+ * `info` would write, without the general path. The command's pino logger has
+ * one (`command/infoLineWriter.ts`); child loggers inherit it (pino makes a child
+ * from its parent's prototype). Code that writes such lines asks for it and
+ * falls back to `info`.
+ */
+export const INFO_LINE: unique symbol = Symbol.for('reactor.logger.infoLine');
+
+/** @internal A logger's {@link INFO_LINE} writer, called with the logger as `this`. */
+export type InfoLineWriter = (this: Logger, fields: InfoLineFields, msg: string) => void;
+
+/** @internal The logger's {@link INFO_LINE} writer, if it has one. */
+export function infoLineWriterOf(logger: Logger): InfoLineWriter | undefined {
+  const writer = (logger as Logger & { [INFO_LINE]?: unknown })[INFO_LINE];
+  return typeof writer === 'function' ? (writer as InfoLineWriter) : undefined;
+}
+
 /** Levels in increasing severity, as pino names them. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'silent'] as const;
 /** A log level name. */
