@@ -327,6 +327,12 @@ describe('activationKey', () => {
     expect(activationKey(['😀', '\uFF21'])).toBe('\uFF21,😀');
   });
 
+  it('is the one name of a set of one, and "" for an empty set (the common requests, answered without sorting)', () => {
+    expect(activationKey(new Set(['spaces']))).toBe('spaces');
+    expect(activationKey(new Set())).toBe('');
+    expect(activationKey(new Set(['b', 'a']))).toBe('a,b');
+  });
+
   it('counts a repeated name once and is "" for no toolsets', () => {
     expect(activationKey(['a', 'a'])).toBe('a');
     expect(activationKey([])).toBe('');

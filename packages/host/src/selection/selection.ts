@@ -401,6 +401,8 @@ function sortedNames(names: Iterable<string>): string[] {
  * `?toolsets=b,a` share one built server.
  */
 export function activationKey(active: Iterable<string>): string {
+  // Nearly every request asks for no toolset or for one: its key needs no set, no sort and no join.
+  if (active instanceof Set && active.size <= 1) return active.size === 0 ? '' : (active.values().next().value as string);
   return sortedNames(active).join(',');
 }
 
