@@ -5,11 +5,11 @@
  * message — built in one pass and handed to the same destination. pino's
  * general path also merges a mixin, runs formatters, serializers and
  * stringifiers, formats the message for `%` placeholders, and escapes each key
- * and string character by character: about two-thirds of the access log's
- * cost per request, for a line whose keys are the host's own and whose logger
- * has none of those options. A line logged inside a traced span (the mixin
- * adds its ids) goes the general way. `infoLineWriter.test.ts` holds the two
- * lines to the same JSON.
+ * and string character by character, for a line whose keys are the host's own
+ * and whose logger has none of those options: in a CPU profile of the command
+ * under load, the line took 4.0% of the samples this way against 6.4% through
+ * `info`. A line logged inside a traced span (the mixin adds its ids) goes the
+ * general way. `infoLineWriter.test.ts` holds the two lines to the same JSON.
  */
 import type { Logger as PinoLogger, LoggerOptions } from 'pino';
 import type { InfoLineFields, InfoLineWriter, Logger } from '../kernel/logger.js';
