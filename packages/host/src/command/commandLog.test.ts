@@ -92,6 +92,9 @@ describe("the command's json log on a file", () => {
     const reader = createReadStream(fifo);
     reader.on('data', (chunk) => void chunks.push(chunk as Buffer));
     const ended = new Promise<void>((resolve) => reader.once('end', () => resolve()));
+    // The reader opens on libuv's threads: the idle reader closes only once it is open. With no reader
+    // at all for a moment, the blocked write fails (EPIPE) and the destination stops writing.
+    await new Promise<void>((resolve) => reader.once('open', () => resolve()));
     closeSync(idleReader);
     // The count is told a second after the first drop, and again until the warning gets through.
     await vi.waitFor(() => expect(Buffer.concat(chunks).toString('utf8')).toContain('droppedLines'), { timeout: 10_000, interval: 50 });
