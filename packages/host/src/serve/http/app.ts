@@ -431,7 +431,19 @@ function whenClosed(res: ServerResponse, done: () => void): void {
 
 /** Tells the access log's record which toolsets answered (nothing when no line will be written). */
 function servedTo({ record, logged }: Pick<Scope, 'record' | 'logged'>): { served?: (toolsets: ReadonlySet<string>) => void } {
-  return record && logged ? { served: (toolsets) => void (record.toolsets = [...toolsets].join(',')) } : {};
+  return record && logged ? { served: (toolsets) => void (record.toolsets = toolsetsLabel(toolsets)) } : {};
+}
+
+/** The access line's `toolsets` of each set served, made once per set: the host replaces a connection's set when it changes, and never edits one. */
+const toolsetsLabels = new WeakMap<ReadonlySet<string>, string>();
+
+function toolsetsLabel(toolsets: ReadonlySet<string>): string {
+  let label = toolsetsLabels.get(toolsets);
+  if (label === undefined) {
+    label = [...toolsets].join(',');
+    toolsetsLabels.set(toolsets, label);
+  }
+  return label;
 }
 
 /** The request with its body, already read, to be read again (by the per-request path after the fast path gave up). */

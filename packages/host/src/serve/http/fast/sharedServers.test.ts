@@ -78,6 +78,25 @@ describe('SharedServers', () => {
     return shared!;
   }
 
+  it('shares a server between requests of one client identity, and only between them: none is the same as null, {} only as {}', async () => {
+    const servers = new SharedServers(host[HOST_STATS]);
+    const selection = parseSelection('');
+    const built = (await host.build(selection)) as HostBuiltServer;
+    const serverFor = (clientInfo: unknown, clientCapabilities: unknown) => servers.serverFor(built, built[BUILT_BLUEPRINT], selection, '2026-07-28', { clientInfo, clientCapabilities });
+    const bare = await serverFor(undefined, {});
+    expect(await serverFor(null, JSON.parse('{}'))).toBe(bare);
+    const named = await serverFor({ name: 'c', version: '1' }, {});
+    expect(named).not.toBe(bare);
+    expect(await serverFor({ name: 'c', version: '1' }, {})).toBe(named);
+    expect(await serverFor(undefined, { sampling: {} })).not.toBe(bare);
+    expect(await serverFor(undefined, undefined)).not.toBe(bare);
+    // The key is what JSON writes: an object it writes as `{}` is `{}`, one with a `toJSON` is what that gives.
+    expect(await serverFor(undefined, Object.create({ inherited: true }) as object)).toBe(bare);
+    expect(await serverFor(undefined, Object.create({ toJSON: () => ({ sampling: {} }) }) as object)).toBe(await serverFor(undefined, { sampling: {} }));
+    expect(servers.size.kept).toBe(4);
+    await servers.close();
+  });
+
   /** Starts a `tools/call` of `held` on `shared`; resolves with its answer. */
   function callHeld(shared: SharedServer): Promise<JSONRPCMessage> {
     return new Promise((resolve, reject) => {

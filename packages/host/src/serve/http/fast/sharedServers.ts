@@ -56,17 +56,56 @@ const RECENT_QUERIES = 8;
  */
 export class RecentQueries {
   readonly #selections: Array<Selection | undefined> = new Array<Selection | undefined>(RECENT_QUERIES).fill(undefined);
-  readonly #queries: string[] = new Array<string>(RECENT_QUERIES).fill('');
+  readonly #queries: Array<{ readonly query: string; readonly text: string }> = new Array<{ readonly query: string; readonly text: string }>(RECENT_QUERIES).fill({ query: '', text: '""' });
   #next = 0;
 
   of(selection: Selection): string {
+    return this.#find(selection).query;
+  }
+
+  /** The selection's query as JSON text (a shared server's key begins with it). */
+  textOf(selection: Selection): string {
+    return this.#find(selection).text;
+  }
+
+  #find(selection: Selection): { readonly query: string; readonly text: string } {
     for (let i = 0; i < RECENT_QUERIES; i++) if (this.#selections[i] === selection) return this.#queries[i]!;
     const query = selectionToQuery(selection);
+    const found = { query, text: JSON.stringify(query) };
     this.#selections[this.#next] = selection;
-    this.#queries[this.#next] = query;
+    this.#queries[this.#next] = found;
     this.#next = (this.#next + 1) % RECENT_QUERIES;
-    return query;
+    return found;
   }
+}
+
+/** The JSON text of the two revisions a shared server is keyed by, made once. */
+const REVISION_TEXTS = new Map<string, string>();
+
+function revisionText(revision: string): string {
+  let text = REVISION_TEXTS.get(revision);
+  if (text === undefined) {
+    text = JSON.stringify(revision);
+    // Only the fast path's own revisions (constants) come here; bounded all the same.
+    if (REVISION_TEXTS.size < 8) REVISION_TEXTS.set(revision, text);
+  }
+  return text;
+}
+
+/**
+ * An identity member's JSON text, as `JSON.stringify([…])` writes it in an
+ * array: `null` for none, `{}` for an empty plain object (most clients'
+ * capabilities in a stateless call) without asking `JSON.stringify`.
+ */
+function identityText(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && !hasOwnKeys(value) && (value as { toJSON?: unknown }).toJSON === undefined) return '{}';
+  return JSON.stringify(value) ?? 'null';
+}
+
+function hasOwnKeys(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 /** More identities than this per blueprint (a client varying its envelope per request) are served by the per-request path. */
@@ -110,7 +149,7 @@ export class SharedServers {
     if (this.closed) return undefined;
     let servers = this.byBlueprint.get(blueprint);
     if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Slot>()));
-    const key = JSON.stringify([this.queries.of(selection), revision, identity.clientInfo ?? null, identity.clientCapabilities ?? null]);
+    const key = `[${this.queries.textOf(selection)},${revisionText(revision)},${identityText(identity.clientInfo)},${identityText(identity.clientCapabilities)}]`;
     const known = servers.get(key);
     if (known) {
       // A tick, not a reordering: a server asked for again costs no map operation.
