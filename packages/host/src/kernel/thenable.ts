@@ -6,3 +6,17 @@
 export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
+
+/** A value now, or a promise of one later: what a seam returns that answers at once when it can. */
+export type MaybePromise<T> = T | Promise<T>;
+
+
+/**
+ * A promise rejected with what was thrown, whatever it is: what an `async`
+ * function gives back for a throw, for a seam that answers at once when it
+ * can but must never throw to its caller.
+ */
+export function rejectionOf(thrown: unknown): Promise<never> {
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown (not every throw is an Error), as an async function rejects
+  return Promise.reject(thrown);
+}

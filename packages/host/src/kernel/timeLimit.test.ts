@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCodes, ReactorError } from './errors.js';
-import { withTimeout } from './timeLimit.js';
+import { boundedBy, withTimeout } from './timeLimit.js';
 
 describe('withTimeout', () => {
   beforeEach(() => {
@@ -98,5 +98,30 @@ describe('withTimeout', () => {
     slow.resolve('eventually');
     await expect(running).resolves.toBe('eventually');
     expect(onTimeout).not.toHaveBeenCalled();
+  });
+});
+
+describe('boundedBy', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('gives back work already under way as it is when there is no usable limit: no timer, no new promise', () => {
+    const started = Promise.resolve('done');
+    for (const ms of [undefined, 0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) expect(boundedBy(started, ms, () => new Error('late'))).toBe(started);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('rejects with the given error once the limit passes, and clears its timer when the work ends first', async () => {
+    const late = new Error('late');
+    const never = boundedBy(new Promise<string>(() => undefined), 100, () => late);
+    const assertion = expect(never).rejects.toBe(late);
+    await vi.advanceTimersByTimeAsync(100);
+    await assertion;
+    await expect(boundedBy(Promise.resolve('first'), 100, () => late)).resolves.toBe('first');
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -22,19 +22,25 @@ export function isTimeLimit(value: unknown): value is number {
  * synchronous tool would pay.
  */
 export async function withTimeout<T>(work: () => T | Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
-  if (!isTimeLimit(ms)) return await work();
   const started = work();
-  if (!isThenable(started)) return started;
+  return isThenable(started) ? await boundedBy(started, ms, onTimeout) : started;
+}
+
+/**
+ * `started` (work already under way), rejecting with `onTimeout()` past `ms`
+ * when `ms` is a usable limit; else `started` itself. The timer is set here,
+ * so a caller that found its work answered at once sets none.
+ */
+export function boundedBy<T>(started: PromiseLike<T>, ms: number | undefined, onTimeout: () => Error): PromiseLike<T> {
+  if (!isTimeLimit(ms)) return started;
   let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      started,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(onTimeout()), ms);
-        timer.unref?.();
-      }),
-    ]);
-  } finally {
+  return Promise.race([
+    started,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(onTimeout()), ms);
+      timer.unref?.();
+    }),
+  ]).finally(() => {
     if (timer) clearTimeout(timer);
-  }
+  });
 }

@@ -5,7 +5,8 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { serveTool } from './blueprint.js';
+import { invokeNowOf, serveTool } from './blueprint.js';
+import { servedAlias } from './toolAlias.js';
 import { silentLogger } from '../../kernel/logger.js';
 import { ProblemLog } from '../../kernel/problems.js';
 import { EMPTY_SELECTION } from '../../selection/selection.js';
@@ -129,5 +130,74 @@ describe('a served tool’s handler context', () => {
     expect(signals[0].aborted).toBe(true);
     release();
     await running;
+  });
+});
+
+describe('a served tool’s call, answered at once when it can be', () => {
+  const invokeNow = (tool: ReturnType<typeof serveTool>, args: unknown) => {
+    const now = invokeNowOf(tool);
+    if (!now) throw new Error('a served tool answers at once when it can');
+    return now(args, sdkContext(new AbortController()), connection);
+  };
+
+  it('answers a synchronous handler’s call at once, not as a promise: no turn of the microtask queue', () => {
+    const tool = serveTool({ name: 'echo', description: 'Echoes.', inputSchema: { text: z.string() }, handler: ({ text }) => `said ${String(text)}` }, 'files-ext', options);
+    expect(invokeNow(tool, { text: 'hi' })).toEqual({ content: [{ type: 'text', text: 'said hi' }] });
+  });
+
+  it('answers refused arguments and a synchronous throw at once too, as invoke answers them', async () => {
+    const problems = new ProblemLog();
+    const tool = serveTool(
+      {
+        name: 'strict',
+        description: 'Refuses.',
+        inputSchema: { n: z.number() },
+        handler: () => {
+          throw new Error('broken');
+        },
+      },
+      'files-ext',
+      { ...options, problems },
+    );
+    const refused = invokeNow(tool, { n: 'x' });
+    expect(refused).not.toBeInstanceOf(Promise);
+    expect(refused).toEqual(await tool.invoke({ n: 'x' }, sdkContext(new AbortController()), connection));
+    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('Input validation error') as string }] });
+    const thrown = invokeNow(tool, { n: 1 });
+    expect(thrown).toEqual({ isError: true, content: [{ type: 'text', text: 'broken' }] });
+    // The failure is reported as any handler's throw is.
+    expect(problems.list().map((p) => p.code)).toContain('REACTOR_TOOL_FAILED');
+  });
+
+  it('settles the call of a synchronous handler as it returns: a signal read afterwards no longer follows the request', () => {
+    const controller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const tool = serveTool({ name: 'peek', description: 'Peeks.', handler: (_args, ctx) => ((signal = ctx.signal), 'ok') }, 'files-ext', options);
+    void invokeNowOf(tool)?.({}, sdkContext(controller), connection);
+    controller.abort(new Error('after the answer'));
+    expect(signal?.aborted).toBe(false);
+  });
+
+  it('gives a promise when the handler answers later, and keeps its time limit then', async () => {
+    const tool = serveTool({ name: 'slow', description: 'Waits.', timeoutMs: 20, handler: () => new Promise<string>(() => undefined) }, 'files-ext', options);
+    const later = invokeNow(tool, {});
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool "slow" (extension "files-ext") timed out after 20 ms; the call was aborted.' }] });
+  });
+
+  it('gives a promise when the output check answers later, with the check’s verdict', async () => {
+    const checkedLater = z.object({ n: z.string() }).refine(async (value) => Promise.resolve(value.n.length > 5), 'n must be longer');
+    const tool = serveTool({ name: 'shaped', description: 'Shapes.', outputSchema: checkedLater, handler: () => ({ n: 'one' }) }, 'files-ext', options);
+    const later = invokeNow(tool, {});
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('n must be longer') as string }] });
+  });
+
+  it('has no at-once form for a copy with an invoke of its own (an alias), whose invoke then runs', async () => {
+    const tool = serveTool({ name: 'get_run', description: 'Gets.', handler: () => 'a run' }, 'files-ext', options);
+    const alias = servedAlias(tool, 'fetch_run', silentLogger);
+    expect(invokeNowOf(tool)).toBeTypeOf('function');
+    expect(invokeNowOf(alias)).toBeUndefined();
+    expect((await alias.invoke({}, sdkContext(new AbortController()), connection))._meta).toHaveProperty(['reactor/deprecated-name', 'use'], 'get_run');
   });
 });

@@ -13,12 +13,12 @@ import type { Logger } from '../../kernel/logger.js';
 import type { MiddlewareChain } from '../../contract/middleware.js';
 import type { ProblemLog } from '../../kernel/problems.js';
 import type { PromptSpec, ResourceSpec } from '../../contract/resource.js';
-import { EMPTY_OBJECT_SCHEMA, resolveSchema, type JsonSchemaObject, type ResolvedSchema } from '../../contract/schema.js';
+import { EMPTY_OBJECT_SCHEMA, resolveSchema, type Checked, type JsonSchemaObject, type ResolvedSchema } from '../../contract/schema.js';
 import type { Selection } from '../../selection/selection.js';
 import type { HostStats } from '../../kernel/stats.js';
 import type { ToolFilter } from '../../selection/toolFilter.js';
-import { isThenable } from '../../kernel/thenable.js';
-import { withTimeout } from '../../kernel/timeLimit.js';
+import { isThenable, rejectionOf, type MaybePromise } from '../../kernel/thenable.js';
+import { boundedBy } from '../../kernel/timeLimit.js';
 import { toCallToolResult, toolErrorResult, type ToolContext, type ToolSpec } from '../../contract/tool.js';
 import { TASK_PRELUDE } from '../../contract/task.js';
 import { CallSignal, copyWithCallSignal, withCallSignal } from './callSignal.js';
@@ -64,6 +64,29 @@ export interface ServedTool {
   /** Validates, calls (bounded), converts. Never throws for a handler's failure. An input-required result passes through unconverted. */
   invoke(args: unknown, ctx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult | InputRequiredResult>;
 }
+
+/** A served tool's call answered at once when it can be (see {@link invokeNowOf}). */
+export type InvokeNow = (args: unknown, ctx: ServerContext, connection: ConnectionInfo) => MaybePromise<CallToolResult | InputRequiredResult>;
+
+/**
+ * The form of each `invoke` {@link serveTool} made that answers at once when
+ * the call does, found by that `invoke`: a copy of a served tool with an
+ * `invoke` of its own (an alias's, which marks the result) has none here, so
+ * its own `invoke` is what runs.
+ */
+const invokeNowForms = new WeakMap<ServedTool['invoke'], InvokeNow>();
+
+/**
+ * `tool.invoke`, answering at once when the call does — a synchronous
+ * handler's answer as a value, else a promise; it never throws — or
+ * `undefined` when `tool.invoke` is not one {@link serveTool} made.
+ */
+export function invokeNowOf(tool: ServedTool): InvokeNow | undefined {
+  return invokeNowForms.get(tool.invoke);
+}
+
+/** A call answered at once kept no time limit: it cannot have timed out. */
+const NO_TIME_OUT = (): undefined => undefined;
 
 /** A resource or prompt with its offering extension. */
 export interface Offered<T> {
@@ -163,50 +186,89 @@ export function serveTool(
   const log = options.logger.child({ extension, tool: spec.name });
   const listEntry = renderListEntry(spec, input, outputJson);
 
-  const invoke = async (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): Promise<CallToolResult | InputRequiredResult> => {
-    let args: Record<string, unknown> = (rawArgs ?? {}) as Record<string, unknown>;
-    if (input) {
-      const validating = input.validate(rawArgs ?? {});
-      const checked = isThenable(validating) ? await validating : validating;
-      if (!checked.ok) return toolErrorResult(`Input validation error: invalid arguments for tool "${spec.name}": ${checked.message}`);
-      args = checked.value as Record<string, unknown>;
+  type Answer = CallToolResult | InputRequiredResult;
+  /** The handler's value as the call's answer: converted, and its structured content checked against the output schema. */
+  const answerOf = (value: unknown): MaybePromise<Answer> => {
+    const result = toCallToolResult(value, spec.outputSchema !== undefined);
+    // Not the tool's answer yet: the client fulfils the input requests and calls again.
+    if (isInputRequiredResult(result)) return result;
+    if (output && result.structuredContent !== undefined && result.isError !== true) {
+      const outputChecked = (checked: Checked): Answer =>
+        checked.ok ? result : toolErrorResult(`Output validation error: tool "${spec.name}" returned structured content that does not match its output schema: ${checked.message}`);
+      const checking = output.validate(result.structuredContent);
+      return checking instanceof Promise ? checking.then(outputChecked) : outputChecked(checking);
     }
+    return result;
+  };
+  /** What the call answers when its handler (or the output check) threw, or its time limit passed (`timedOut`). */
+  const failed = (error: unknown, call: CallSignal, timedOut: Error | undefined): Answer => {
+    if (timedOut !== undefined && error === timedOut) {
+      call.abort(timedOut);
+      options.problems.report(log, { code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' }, { level: 'warn', fields: { tool: spec.name, timeoutMs: limit } });
+      return toolErrorResult(timedOut.message);
+    }
+    const message = errorMessage(error);
+    if (isModelMistake(error)) {
+      // The tool's answer to a call it cannot serve (a missing path, an unknown id): the model
+      // reads the message and hint; an operator need not be woken, and nothing is broken.
+      log.warn({ code: error.code, extension, tool: spec.name }, `tool "${spec.name}" of extension "${extension}" refused a call: ${message}`);
+      return toolErrorResult(message);
+    }
+    options.problems.report(log, { code: ErrorCodes.TOOL_FAILED, extension, subject: spec.name, message: `tool "${spec.name}" of extension "${extension}" threw: ${message}`, phase: 'call' }, { fields: { tool: spec.name }, cause: error });
+    return toolErrorResult(message);
+  };
+  /** Calls the handler with checked arguments: the answer at once when the handler and the output check answered at once. */
+  const callHandler = (args: Record<string, unknown>, sdkCtx: ServerContext, connection: ConnectionInfo): MaybePromise<Answer> => {
     const call = new CallSignal(sdkCtx.mcpReq.signal);
     const ctx = toolContext(sdkCtx, call, extension, connection);
-    // Made only when the limit passes: an Error captures a stack, a cost every call would pay.
-    let timedOut: Error | undefined;
-    const onTimeout = () => (timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`));
+    let value: unknown;
     try {
       // A call about to become a task runs the tool's `beforeTask` (its input asked in the call) instead of its handler.
       const prelude = spec.beforeTask !== undefined && (sdkCtx as { [TASK_PRELUDE]?: true })[TASK_PRELUDE] === true ? spec.beforeTask : undefined;
-      const value = await withTimeout(() => (prelude ? prelude(args, ctx) : custom ? custom(args, ctx, connection) : spec.handler(args, ctx)), limit, onTimeout);
-      const result = toCallToolResult(value, spec.outputSchema !== undefined);
-      // Not the tool's answer yet: the client fulfils the input requests and calls again.
-      if (isInputRequiredResult(result)) return result;
-      if (output && result.structuredContent !== undefined && result.isError !== true) {
-        const checked = await output.validate(result.structuredContent);
-        if (!checked.ok) return toolErrorResult(`Output validation error: tool "${spec.name}" returned structured content that does not match its output schema: ${checked.message}`);
+      value = prelude ? prelude(args, ctx) : custom ? custom(args, ctx, connection) : spec.handler(args, ctx);
+      if (!isThenable(value)) {
+        // Answered at once: no time limit to keep (a timer would fire only after this returned), nothing made for one.
+        const answer = answerOf(value);
+        if (!(answer instanceof Promise)) {
+          call.settle();
+          return answer;
+        }
+        return settledLater(answer, call, NO_TIME_OUT);
       }
-      return result;
     } catch (error) {
-      if (timedOut !== undefined && error === timedOut) {
-        call.abort(timedOut);
-        options.problems.report(log, { code: ErrorCodes.TOOL_TIMEOUT, extension, subject: spec.name, message: timedOut.message, phase: 'call' }, { level: 'warn', fields: { tool: spec.name, timeoutMs: limit } });
-        return toolErrorResult(timedOut.message);
-      }
-      const message = errorMessage(error);
-      if (isModelMistake(error)) {
-        // The tool's answer to a call it cannot serve (a missing path, an unknown id): the model
-        // reads the message and hint; an operator need not be woken, and nothing is broken.
-        log.warn({ code: error.code, extension, tool: spec.name }, `tool "${spec.name}" of extension "${extension}" refused a call: ${message}`);
-        return toolErrorResult(message);
-      }
-      options.problems.report(log, { code: ErrorCodes.TOOL_FAILED, extension, subject: spec.name, message: `tool "${spec.name}" of extension "${extension}" threw: ${message}`, phase: 'call' }, { fields: { tool: spec.name }, cause: error });
-      return toolErrorResult(message);
-    } finally {
+      const answer = failed(error, call, undefined);
       call.settle();
+      return answer;
+    }
+    // Made only when the limit passes: an Error captures a stack, a cost every call would pay.
+    let timedOut: Error | undefined;
+    const bounded = boundedBy(value, limit, () => (timedOut = new Error(`Tool "${spec.name}" (extension "${extension}") timed out after ${limit} ms; the call was aborted.`)));
+    return settledLater(Promise.resolve(bounded).then(answerOf), call, () => timedOut);
+  };
+  /** An answer still to come: a throw (or the time limit, `timedOut()`) answered as a failure, and the call settled as it ends, whichever way it ends. */
+  const settledLater = (later: Promise<Answer>, call: CallSignal, timedOut: () => Error | undefined): Promise<Answer> =>
+    later.then(undefined, (error: unknown) => failed(error, call, timedOut())).finally(() => call.settle());
+  /**
+   * Validates, calls (bounded), converts — at once when every step does (a
+   * synchronous tool's call then takes no turn of the microtask queue). Never
+   * throws: a failure of the host's own is a rejected promise, as from an
+   * `async` function.
+   */
+  const invokeNow = (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): MaybePromise<Answer> => {
+    // Written out rather than through a helper taking a closure: this runs on every call, and a closure is an allocation.
+    try {
+      if (!input) return callHandler((rawArgs ?? {}) as Record<string, unknown>, sdkCtx, connection);
+      const validating = input.validate(rawArgs ?? {});
+      return validating instanceof Promise ? validating.then((checked) => validated(checked, sdkCtx, connection)) : validated(validating, sdkCtx, connection);
+    } catch (error) {
+      return rejectionOf(error);
     }
   };
+  /** The call of checked arguments, or the answer to arguments the input schema refused. */
+  const validated = (checked: Checked, sdkCtx: ServerContext, connection: ConnectionInfo): MaybePromise<Answer> =>
+    checked.ok ? callHandler(checked.value as Record<string, unknown>, sdkCtx, connection) : toolErrorResult(`Input validation error: invalid arguments for tool "${spec.name}": ${checked.message}`);
+  const invoke = async (rawArgs: unknown, sdkCtx: ServerContext, connection: ConnectionInfo): Promise<Answer> => await invokeNow(rawArgs, sdkCtx, connection);
+  invokeNowForms.set(invoke, invokeNow);
   return { name: spec.name, extension, spec, listEntry, input, outputJson, invoke };
 }
 

@@ -21,7 +21,7 @@
  */
 import { UI_EXTENSION_ID } from '../../contract/view.js';
 import { HookViews } from './hookViews.js';
-import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { ErrorCodes, errorMessage } from '../../kernel/errors.js';
 import type { OnServerContext } from '../../contract/extension.js';
 import type { Logger } from '../../kernel/logger.js';
@@ -29,7 +29,8 @@ import type { ProblemLog } from '../../kernel/problems.js';
 import type { Selection } from '../../selection/selection.js';
 import type { HostStats } from '../../kernel/stats.js';
 import { withTimeout } from '../../kernel/timeLimit.js';
-import type { Blueprint, ConnectionInfo, ServedTool } from '../build/blueprint.js';
+import { rejectionOf, type MaybePromise } from '../../kernel/thenable.js';
+import { invokeNowOf, type Blueprint, type ConnectionInfo, type ServedTool } from '../build/blueprint.js';
 import { serverMiddleware } from './middlewareCalls.js';
 import { routeHookTools } from './hookRegistration.js';
 import { protocolErrorOnFailure } from './middlewareErrors.js';
@@ -44,6 +45,19 @@ import { networkTransportOf } from '../../telemetry/requestRecord.js';
 
 /** A `tools/call` request as the host's handler reads it. */
 type ToolsCall = TaskToolsCall;
+
+/** What one round of a tool call answers: its projected result, or its sealed input-required result. */
+type RoundAnswer = CallToolResult | InputRequiredResult;
+
+/** The target a call's requestState is bound to. */
+const targetOf = (tool: ServedTool): string => `tools/call:${tool.name}`;
+
+/** An answer passed on, unless it is a task's {@link AnswerInstead}: thrown then, to be answered at the handler's edge. */
+function unlessAnswerInstead(answer: RoundAnswer): RoundAnswer {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a result, not an error: caught by `answerThrownResults` (or the lean path) and answered
+  if ((answer as unknown) instanceof AnswerInstead) throw answer;
+  return answer;
+}
 
 /** Makes the SDK server a deployment serves (a subclass carrying auth, say). */
 export type ServerFactory = (name: string, instructions: string) => McpServer;
@@ -129,7 +143,11 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
   const tasks = options.tasks?.();
   if (tasks) installTaskMethods(server, tasks, connection);
   /** Answers a call of `tool`, the table's entry for the requested name (found by the caller, so a span can start knowing its offering). */
-  const callTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool | undefined) => {
+  const callTool = (request: ToolsCall, ctx: ServerContext, tool: ServedTool | undefined): MaybePromise<RoundAnswer> =>
+    // A plain tool's call goes straight to its round, answered at once when the round is.
+    tool && (tool.spec.task === undefined || tool.spec.task === 'none') ? runTool(request, ctx, tool) : callUnplainTool(request, ctx, tool);
+  /** {@link callTool} for a name with no tool, and for a tool that may run as a task. */
+  const callUnplainTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool | undefined): Promise<RoundAnswer> => {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     // A tool that may run as a task: refused (required, no opt-in), made a task, or answered here.
     if (tool.spec.task !== undefined && tool.spec.task !== 'none') {
@@ -152,32 +170,47 @@ export function mintServerNow(blueprint: Blueprint, selection: Selection, option
     return (await sdkWrap('tools/call', () => Promise.resolve(answer))({ method: 'tools/call', params: request.params }, ctx)) as Record<string, unknown>;
   };
   const sdkWrap = tasks ? wrapHandlerOf(server) : undefined;
-  /** One round of a call of `tool`: requestState, middleware, the served tool, the result projected (a task's rounds too). */
-  const runTool = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool) => {
+  /**
+   * One round of a call of `tool`: requestState, middleware, the served tool, the result projected (a task's rounds too).
+   * At once when nothing in it waits — no requestState echoed, no middleware, a tool that answers at once — so a
+   * synchronous tool's call takes no turn of the microtask queue here; never throws (a failure is a rejection).
+   */
+  const runTool = (request: ToolsCall, ctx: ServerContext, tool: ServedTool): MaybePromise<RoundAnswer> => {
+    const invokeNow = invokeNowOf(tool);
+    // With nothing echoed, opening the requestState gives back `ctx` as it is (requestState.ts).
+    if (middleware || invokeNow === undefined || typeof ctx.mcpReq.requestState !== 'function' || ctx.mcpReq.requestState() !== undefined) return runToolLater(request, ctx, tool);
+    try {
+      const result = invokeNow(request.params.arguments, ctx, connection);
+      return result instanceof Promise ? result.then((answer) => roundAnswer(answer, ctx, tool)) : roundAnswer(result, ctx, tool);
+    } catch (error) {
+      return rejectionOf(error);
+    }
+  };
+  /** {@link runTool}, step by step. */
+  const runToolLater = async (request: ToolsCall, ctx: ServerContext, tool: ServedTool): Promise<RoundAnswer> => {
     // Verified before any wrapper or middleware runs; sealed after the outermost returned.
-    const target = `tools/call:${tool.name}`;
-    const opened = await requestState.open(ctx, target);
+    const opened = await requestState.open(ctx, targetOf(tool));
     const result = middleware
       ? await middleware.callTool(tool, request.params.name, request.params.arguments, opened)
       : await tool.invoke(request.params.arguments, opened, connection);
-    if (isInputRequiredResult(result)) return await requestState.seal(result, target, ctx);
-    return low.projectCallToolResult(result, tool.outputJson);
+    return await roundAnswer(result, ctx, tool);
   };
+  /** A round's result as answered: an input-required one sealed (bound to this tool's call), any other projected. */
+  const roundAnswer = (result: CallToolResult | InputRequiredResult, ctx: ServerContext, tool: ServedTool): MaybePromise<RoundAnswer> =>
+    isInputRequiredResult(result) ? requestState.seal(result, targetOf(tool), ctx) : low.projectCallToolResult(result, tool.outputJson);
   const telemetry = options.telemetry;
   const traced = telemetry
-    ? (request: ToolsCall, ctx: ServerContext) => {
+    ? (request: ToolsCall, ctx: ServerContext): MaybePromise<RoundAnswer> => {
         const tool = table.get(request.params.name);
         // The tool's own name (the same text): its spans share one string rather than each keeping the request's.
-        return telemetry.around('tools/call', tool ? tool.name : request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => callTool(request, ctx, tool), networkTransportOf(server), tool && offeringOf(tool));
+        return telemetry.around('tools/call', tool ? tool.name : request.params.name, ctx, low.getNegotiatedProtocolVersion(), () => Promise.resolve(callTool(request, ctx, tool)), networkTransportOf(server), tool && offeringOf(tool));
       }
-    : (request: ToolsCall, ctx: ServerContext) => callTool(request, ctx, table.get(request.params.name));
-  // With tasks, a CreateTaskResult leaves as an AnswerInstead throw, past the SDK's CallToolResult parse (`answerThrownResults`).
+    : (request: ToolsCall, ctx: ServerContext): MaybePromise<RoundAnswer> => callTool(request, ctx, table.get(request.params.name));
+  // With tasks, a CreateTaskResult leaves as an AnswerInstead throw, past the SDK's CallToolResult parse (`answerThrownResults`): a rejection here.
   const toolsCall = tasks
-    ? async (request: ToolsCall, ctx: ServerContext) => {
-        const answer = await traced(request, ctx);
-        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a result, not an error: caught by `answerThrownResults` (or the lean path) and answered
-        if ((answer as unknown) instanceof AnswerInstead) throw answer;
-        return answer;
+    ? (request: ToolsCall, ctx: ServerContext): MaybePromise<RoundAnswer> => {
+        const answer = traced(request, ctx);
+        return answer instanceof Promise ? answer.then(unlessAnswerInstead) : answer instanceof AnswerInstead ? rejectionOf(answer) : answer;
       }
     : traced;
   low.setRequestHandler('tools/call', toolsCall);

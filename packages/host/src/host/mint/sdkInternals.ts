@@ -306,7 +306,8 @@ export function dispatchOf(server: McpServer): SdkDispatch | undefined {
 
 /** The host's own `tools/call` handler on a minted server, and the SDK's wrapper around it as `setRequestHandler` stored it. */
 export interface RememberedToolsCall {
-  readonly handler: RequestHandler;
+  /** The host's handler: its answer at once when it has one (a synchronous tool's), else a promise; never a throw. */
+  readonly handler: (request: ToolsCallRequest, ctx: ServerContext) => unknown;
   readonly wrapper: unknown;
 }
 
@@ -319,10 +320,10 @@ const TOOLS_CALL: unique symbol = Symbol('reactor.toolsCall');
  * The lean path calls it only with requests it checked: a `name` and at most
  * an object of `arguments`, which is all the host's handler reads.
  */
-export function rememberToolsCall<R>(server: McpServer, handler: (request: R, ctx: ServerContext) => Promise<unknown>): void {
+export function rememberToolsCall<R>(server: McpServer, handler: (request: R, ctx: ServerContext) => unknown): void {
   const handlers = requestHandlersOf(server);
   if (!handlers) return;
-  const remembered: RememberedToolsCall = { handler: handler as unknown as RequestHandler, wrapper: handlers.get('tools/call') };
+  const remembered: RememberedToolsCall = { handler: handler as RememberedToolsCall['handler'], wrapper: handlers.get('tools/call') };
   Object.defineProperty(server, TOOLS_CALL, { value: remembered, configurable: true });
 }
 

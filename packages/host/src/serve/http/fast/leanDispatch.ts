@@ -34,6 +34,7 @@
  * throws, notifications, server requests and logs.
  */
 import { ProtocolErrorCode, type JSONRPCRequest, type McpServer, type MessageExtraInfo } from '@modelcontextprotocol/server';
+import { isThenable } from '../../../kernel/thenable.js';
 import { DeferredController, DeferringControllers } from './deferredAbort.js';
 import { ENVELOPE_META_KEYS } from './envelopeVerdicts.js';
 import type { RequestHandler as Handler } from './leanToolsCall.js';
@@ -114,30 +115,36 @@ export function leanDispatch(server: McpServer, lean: Handler): LeanDispatch | u
       if (data !== undefined) error.data = data;
       transport?.send({ jsonrpc: '2.0', id, error }).catch((failure: unknown) => sdk.reportError(new Error(`Failed to send an error response: ${String(failure)}`)));
     };
-    const answer = async (): Promise<void> => {
-      let result: unknown;
-      try {
-        result = await lean(request, ctx);
-      } catch (thrown) {
-        if (signal.aborted) return;
-        // As `_onrequest` reads a throw: a thrown `undefined` or `null` fails here, and is reported as a failed send.
-        const error = thrown as Record<string, unknown>;
-        const thrownCode = Number.isSafeInteger(error['code']) ? (error['code'] as number) : ProtocolErrorCode.InternalError;
-        const body: Record<string, unknown> = { code: codec.encodeErrorCode(thrownCode), message: (error.message) ?? 'Internal error' };
-        if (error['data'] !== undefined) body.data = error['data'];
-        await transport?.send({ jsonrpc: '2.0', id, error: body });
-        return;
-      }
-      if (signal.aborted) return;
+    /** Answers a throw as `_onrequest` reads one: a thrown `undefined` or `null` fails here, and is reported as a failed send. */
+    const answerThrown = (thrown: unknown): Promise<void> | undefined => {
+      if (signal.aborted) return undefined;
+      const error = thrown as Record<string, unknown>;
+      const thrownCode = Number.isSafeInteger(error['code']) ? (error['code'] as number) : ProtocolErrorCode.InternalError;
+      const body: Record<string, unknown> = { code: codec.encodeErrorCode(thrownCode), message: (error.message) ?? 'Internal error' };
+      if (error['data'] !== undefined) body.data = error['data'];
+      return transport?.send({ jsonrpc: '2.0', id, error: body });
+    };
+    const answerResult = (result: unknown): Promise<void> | undefined => {
+      if (signal.aborted) return undefined;
       let encoded: unknown;
       try {
         encoded = codec.encodeResult(message.method, result, sdk.serverInfo());
       } catch (error) {
         sdk.reportError(new Error(`Failed to encode result for ${message.method}: ${String(error)}`));
         sendError(ProtocolErrorCode.InternalError, 'Internal error');
-        return;
+        return undefined;
       }
-      await transport?.send({ result: encoded, jsonrpc: '2.0', id });
+      return transport?.send({ result: encoded, jsonrpc: '2.0', id });
+    };
+    // The handler's answer written as soon as it is had: one that answers at once (a synchronous tool) is sent in the same turn.
+    const answer = (): Promise<void> | undefined => {
+      let result: unknown;
+      try {
+        result = lean(request, ctx);
+      } catch (thrown) {
+        return answerThrown(thrown);
+      }
+      return isThenable(result) ? Promise.resolve(result).then(answerResult, answerThrown) : answerResult(result);
     };
     const done = (): void => {
       if (controllers.get(id) === controller) controllers.delete(id);

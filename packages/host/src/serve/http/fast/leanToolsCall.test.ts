@@ -26,7 +26,8 @@ import { requestDelivery, serveModernRevision, SharedExchangeTransport } from '.
 const REVISION = '2026-07-28';
 const ENVELOPE = { [PROTOCOL_VERSION_META_KEY]: REVISION, [CLIENT_CAPABILITIES_META_KEY]: {} };
 
-type Handler = (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx: ServerContext) => Promise<unknown>;
+/** The host's handler: it answers at once when it can (a synchronous tool), else with a promise. */
+type Handler = (request: { params: { name: string; arguments?: Record<string, unknown> } }, ctx: ServerContext) => unknown;
 
 interface Codec {
   validateRequest(method: string, raw: unknown): { ok: boolean };
@@ -160,6 +161,14 @@ describe('a lean server, against one with the SDK wrapper', () => {
     ['a protocol error thrown', () => Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, 'Tool nope not found'))],
     ['a URL elicitation thrown (the SDK converts it on 2026-07-28)', () => Promise.reject(new UrlElicitationRequiredError([]))],
     ['an error thrown', () => Promise.reject(new Error('boom'))],
+    ['a plain result answered at once (the lean path)', (request) => text(`called ${request.params.name} at once`)],
+    ['a result the schema refuses, answered at once', () => ({ content: [], isError: 'yes' })],
+    [
+      'an error thrown at once',
+      () => {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'thrown, not rejected');
+      },
+    ],
     ['a request with _meta beside the envelope', (request) => Promise.resolve(text(`called ${request.params.name}`)), call({ name: 'a', _meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } })],
     ['a request with arguments that are no object', () => Promise.resolve(text('never')), call({ name: 'a', arguments: [1] })],
   ];

@@ -43,6 +43,7 @@
  */
 import { isInputRequiredResult, type McpServer, SERVER_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import type { HostStats } from '../../../kernel/stats.js';
+import { rejectionOf } from '../../../kernel/thenable.js';
 import { AnswerInstead, isStockServer, outboundServerInfoOf, rememberedToolsCall, requestHandlersOf, wrapHandlerOf, type RequestHandler } from '../../../host/mint/sdkInternals.js';
 
 export type { RequestHandler };
@@ -74,21 +75,33 @@ export function installLeanToolsCall(server: McpServer, stats?: Pick<HostStats, 
     };
     return wrap('tools/call', again)(request, ctx);
   };
-  const lean: RequestHandler = async (request, ctx) => {
-    if (!isPlainToolsCall(request) || ctx.mcpReq.requestState() !== undefined) return sdkWrapper(request, ctx);
-    let result: unknown;
-    try {
-      result = await host(request, ctx);
-    } catch (error) {
+  /** The answer to a plain call's result (or throw): stamped as the SDK would, or what the SDK's wrapper makes of it. */
+  const answerOf = (request: ToolsCallRequest, ctx: ServerContext, outcome: { readonly result: unknown } | { readonly error: unknown }): unknown => {
+    if ('error' in outcome) {
       // A task's CreateTaskResult, answered as it is (as `answerThrownResults` does on the SDK's path).
-      if (error instanceof AnswerInstead) return error.result;
-      return replay(request, ctx, { error });
+      if (outcome.error instanceof AnswerInstead) return outcome.error.result;
+      return replay(request, ctx, outcome);
     }
-    const stamped = stampedPlainResult(result, serverInfo());
-    if (stamped === undefined) return replay(request, ctx, { result });
+    const stamped = stampedPlainResult(outcome.result, serverInfo());
+    if (stamped === undefined) return replay(request, ctx, outcome);
     if (stats) stats.leanToolCalls++;
     return stamped;
   };
+  // At once when the host's handler answers at once (a synchronous tool): no turn of the microtask queue here. It never throws.
+  const lean = ((request: ToolsCallRequest, ctx: ServerContext): unknown => {
+    try {
+      if (!isPlainToolsCall(request) || ctx.mcpReq.requestState() !== undefined) return sdkWrapper(request, ctx);
+      const result = host(request, ctx);
+      return result instanceof Promise
+        ? result.then(
+            (value: unknown) => answerOf(request, ctx, { result: value }),
+            (error: unknown) => answerOf(request, ctx, { error }),
+          )
+        : answerOf(request, ctx, { result });
+    } catch (error) {
+      return rejectionOf(error);
+    }
+  }) as RequestHandler;
   handlers.set('tools/call', lean);
   installed.set(server, lean);
   return true;
