@@ -301,6 +301,35 @@ describe('the fast path', () => {
     expect(viaFast.body.toString()).toBe(viaSdk.body.toString());
   });
 
+  it('lets a request go whose client left before its body ended: nothing answered, nothing thrown, the next request served', async () => {
+    host = await buildHost([tools], { logger: silentLogger });
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => void errors.push(error);
+    process.on('unhandledRejection', onError);
+    try {
+      const app = await listen(createMcpApp(host, { sessions: false }));
+      apps.push(app);
+      const { Socket } = await import('node:net');
+      const socket = new Socket();
+      await new Promise<void>((resolve) => socket.connect(Number(app.url('/mcp').port), '127.0.0.1', resolve));
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: MODERN_META } });
+      const head = ['POST /mcp HTTP/1.1', `host: 127.0.0.1:${app.url('/mcp').port}`, 'content-type: application/json', 'accept: application/json, text/event-stream', 'mcp-protocol-version: 2026-07-28', 'mcp-method: tools/call', 'mcp-name: echo', `content-length: ${body.length + 100}`, '', ''].join('\r\n');
+      const answered: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => answered.push(chunk));
+      socket.write(head + body.slice(0, 20));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(Buffer.concat(answered).toString()).toBe('');
+      const next = await call(app, 'tools/call', { name: 'echo', arguments: {} });
+      expect(next.status).toBe(200);
+      expect(next.body.toString()).toContain('echoed');
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onError);
+    }
+  });
+
   it('leaves a blueprint with onServer hooks to the per-request path', async () => {
     const hooked = defineExtension({
       manifest: { name: 'hooked', version: '1.0.0' },

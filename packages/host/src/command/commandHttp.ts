@@ -100,7 +100,8 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
     }
     if (req.method !== 'GET') {
       inFlight.add(res);
-      res.once('close', () => {
+      // `on`, not `once`: a response emits 'close' once, and `once` would wrap the listener on every request.
+      res.on('close', () => {
         inFlight.delete(res);
         if (inFlight.size === 0) drained?.();
       });

@@ -99,7 +99,8 @@ export function startAccessLog(req: IncomingMessage, res: ServerResponse, logger
   const started = performance.now();
   // The logger's fast way to write this fixed-shape line, if it has one (the command's does): the same line as `info`'s.
   const writeLine = infoLineWriterOf(logger);
-  res.once('close', () => {
+  // `on`, not `once`: a response emits 'close' once, and `once` would wrap the listener on every request.
+  res.on('close', () => {
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const method = req.method ?? 'GET';
     // The path is the client's choice too (up to the header size limit): capped like a header.

@@ -180,27 +180,32 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const onData = (chunk: Buffer): void => {
-      chunks.push(chunk);
-      received += chunk.length;
-    };
-    const onEnd = (): void => {
-      settle();
-      resolve(chunks.length === 1 && received === length ? chunks[0]! : Buffer.concat(chunks, received));
-    };
-    // The client went away before the body ended: as an iterator over the request would, this rejects.
-    const onClose = (): void => {
-      settle();
-      reject(prematureClose());
-    };
-    const onError = (error: Error): void => {
-      settle();
+    // Once the body has ended nothing more comes, so its listeners stay (they go with the request) rather than
+    // being taken off one by one on every request: this flag keeps a later 'close' or 'error' from doing anything.
+    let settled = false;
+    req
+      .on('data', (chunk: Buffer) => {
+        if (settled) return;
+        chunks.push(chunk);
+        received += chunk.length;
+      })
+      .on('end', () => {
+        settled = true;
+        resolve(chunks.length === 1 && received === length ? chunks[0]! : Buffer.concat(chunks, received));
+      })
+      // The client went away before the body ended: as an iterator over the request would, this rejects.
+      .on('close', () => {
+        if (!settled) fail(prematureClose());
+      })
+      .on('error', (error: Error) => {
+        if (!settled) fail(error);
+      });
+    const fail = (error: Error): void => {
+      settled = true;
+      // Nothing more is read: the chunks that came are let go, and a body still arriving is not kept.
+      chunks.length = 0;
       reject(error);
     };
-    const settle = (): void => {
-      req.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onError);
-    };
-    req.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onError);
   });
 }
 
@@ -366,7 +371,8 @@ function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, 
       finish();
       return resolve(false);
     }
-    res.once('close', () => {
+    // `on`, not `once`: a response emits 'close' once (Node marks it closed first), and `once` wraps each listener per request.
+    res.on('close', () => {
       if (done) return;
       finish();
       lazy.gone();
