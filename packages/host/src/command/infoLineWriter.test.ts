@@ -55,6 +55,16 @@ describe('the fast access line', () => {
     expect(withoutTime(fast)).toMatchObject({ level: 30, name: 'reactor-mcp-server', component: 'http', pid: process.pid, msg });
   });
 
+  it('writes a value seen before as it wrote it the first time, past the strings it keeps too (a client may send a new Mcp-Name on every request)', () => {
+    const { logger, lines } = commandLike();
+    const write = infoLineWriterOf(logger)!;
+    const names = Array.from({ length: 300 }, (_, i) => `tool "${i}"\n`);
+    for (const round of [0, 1]) for (const mcpName of names) write.call(logger, { method: 'POST', target: '/mcp', mcpName }, `m${round}`);
+    expect(lines).toHaveLength(600);
+    const parsed = lines.map((line) => JSON.parse(line) as { mcpName: string });
+    expect(parsed.map((line) => line.mcpName)).toEqual([...names, ...names]);
+  });
+
   it('keeps a lone surrogate (not text) as its escape, as pino does from Node 25 on (before, pino wrote it raw and the bytes carried U+FFFD)', () => {
     const { logger, lines } = commandLike();
     infoLineWriterOf(logger)!.call(logger, { mcpName: 'a\ud800b' }, 'm');

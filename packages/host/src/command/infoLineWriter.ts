@@ -38,6 +38,7 @@ export interface LineDestination {
  */
 export function infoLineWriter(symbols: PinoLineSymbols, destination: LineDestination, mixin?: LoggerOptions['mixin']): InfoLineWriter {
   const { lsCacheSym, timeSym, chindingsSym, endSym } = symbols;
+  const texts = new StringTexts();
   return function writeInfoLine(this: Logger, fields: InfoLineFields, msg: string): void {
     const self = this as unknown as PinoLogger & Record<symbol, unknown>;
     if (mixin !== undefined && hasKeys(mixin({}, INFO, self))) return this.info(fields, msg);
@@ -46,10 +47,32 @@ export function infoLineWriter(symbols: PinoLineSymbols, destination: LineDestin
     for (const key in fields) {
       const value = fields[key];
       if (value === undefined) continue;
-      line += `,"${key}":${typeof value === 'number' ? (Number.isFinite(value) ? String(value) : 'null') : JSON.stringify(value)}`;
+      line += `,"${key}":${typeof value === 'number' ? (Number.isFinite(value) ? String(value) : 'null') : typeof value === 'string' ? texts.of(value) : JSON.stringify(value)}`;
     }
     destination.write(Buffer.from(`${line},"msg":${JSON.stringify(msg)}${self[endSym] as string}`));
   };
+}
+
+/** At most this many strings' JSON texts are kept (a client chooses some of the values: a path, an `Mcp-Name`). */
+const MAX_KEPT_TEXTS = 256;
+
+/**
+ * The JSON texts of the strings a line repeats — the method, the path, the
+ * toolsets, `Mcp-Method`, `Mcp-Name`: nearly every line has the same few —
+ * each written once rather than escaped again on every line. Kept until
+ * {@link MAX_KEPT_TEXTS}; past it, a string is written each time.
+ */
+class StringTexts {
+  readonly #texts = new Map<string, string>();
+
+  of(value: string): string {
+    let text = this.#texts.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value);
+      if (this.#texts.size < MAX_KEPT_TEXTS) this.#texts.set(value, text);
+    }
+    return text;
+  }
 }
 
 function hasKeys(value: object): boolean {
