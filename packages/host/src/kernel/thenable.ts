@@ -10,7 +10,6 @@ export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T
 /** A value now, or a promise of one later: what a seam returns that answers at once when it can. */
 export type MaybePromise<T> = T | Promise<T>;
 
-
 /**
  * A promise rejected with what was thrown, whatever it is: what an `async`
  * function gives back for a throw, for a seam that answers at once when it
