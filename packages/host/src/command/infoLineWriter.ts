@@ -13,6 +13,7 @@
  */
 import type { Logger as PinoLogger, LoggerOptions } from 'pino';
 import type { InfoLineFields, InfoLineWriter, Logger } from '../kernel/logger.js';
+import { JsonTexts } from '../kernel/jsonTexts.js';
 
 /** pino's level number for `info`. */
 const INFO = 30;
@@ -38,7 +39,8 @@ export interface LineDestination {
  */
 export function infoLineWriter(symbols: PinoLineSymbols, destination: LineDestination, mixin?: LoggerOptions['mixin']): InfoLineWriter {
   const { lsCacheSym, timeSym, chindingsSym, endSym } = symbols;
-  const texts = new StringTexts();
+  // The strings a line repeats — the method, the path, the toolsets, `Mcp-Method`, `Mcp-Name` — escaped once each.
+  const texts = new JsonTexts(MAX_KEPT_TEXTS);
   return function writeInfoLine(this: Logger, fields: InfoLineFields, msg: string): void {
     const self = this as unknown as PinoLogger & Record<symbol, unknown>;
     if (mixin !== undefined && hasKeys(mixin({}, INFO, self))) return this.info(fields, msg);
@@ -55,25 +57,6 @@ export function infoLineWriter(symbols: PinoLineSymbols, destination: LineDestin
 
 /** At most this many strings' JSON texts are kept (a client chooses some of the values: a path, an `Mcp-Name`). */
 const MAX_KEPT_TEXTS = 256;
-
-/**
- * The JSON texts of the strings a line repeats — the method, the path, the
- * toolsets, `Mcp-Method`, `Mcp-Name`: nearly every line has the same few —
- * each written once rather than escaped again on every line. Kept until
- * {@link MAX_KEPT_TEXTS}; past it, a string is written each time.
- */
-class StringTexts {
-  readonly #texts = new Map<string, string>();
-
-  of(value: string): string {
-    let text = this.#texts.get(value);
-    if (text === undefined) {
-      text = JSON.stringify(value);
-      if (this.#texts.size < MAX_KEPT_TEXTS) this.#texts.set(value, text);
-    }
-    return text;
-  }
-}
 
 function hasKeys(value: object): boolean {
   for (const _ in value) return true;

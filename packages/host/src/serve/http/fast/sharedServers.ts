@@ -9,6 +9,7 @@
  * go — closed once no exchange is in flight on it — and nothing here keeps
  * its blueprint alive. Closed with the app.
  */
+import { JsonTexts } from '../../../kernel/jsonTexts.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Blueprint } from '../../../host/build/blueprint.js';
 import type { BuiltServer } from '../../../host/build/builtServer.js';
@@ -79,18 +80,8 @@ export class RecentQueries {
   }
 }
 
-/** The JSON text of the two revisions a shared server is keyed by, made once. */
-const REVISION_TEXTS = new Map<string, string>();
-
-function revisionText(revision: string): string {
-  let text = REVISION_TEXTS.get(revision);
-  if (text === undefined) {
-    text = JSON.stringify(revision);
-    // Only the fast path's own revisions (constants) come here; bounded all the same.
-    if (REVISION_TEXTS.size < 8) REVISION_TEXTS.set(revision, text);
-  }
-  return text;
-}
+/** The JSON text of the revisions a shared server is keyed by (the fast path's two constants), made once. */
+const REVISION_TEXTS = new JsonTexts(8);
 
 /**
  * An identity member's JSON text, as `JSON.stringify([…])` writes it in an
@@ -149,7 +140,7 @@ export class SharedServers {
     if (this.closed) return undefined;
     let servers = this.byBlueprint.get(blueprint);
     if (!servers) this.byBlueprint.set(blueprint, (servers = new Map<string, Slot>()));
-    const key = `[${this.queries.textOf(selection)},${revisionText(revision)},${identityText(identity.clientInfo)},${identityText(identity.clientCapabilities)}]`;
+    const key = `[${this.queries.textOf(selection)},${REVISION_TEXTS.of(revision)},${identityText(identity.clientInfo)},${identityText(identity.clientCapabilities)}]`;
     const known = servers.get(key);
     if (known) {
       // A tick, not a reordering: a server asked for again costs no map operation.
