@@ -47,36 +47,28 @@ export interface ClientIdentity {
 const RECENT_QUERIES = 8;
 
 /**
- * The canonical queries of the selections seen last, found by identity: the
- * app hands every request of one URL the same (memoized) selection, and the
- * query's sorting and percent-encoding cost a request more than the rest of
- * its server's key. A ring, not a `WeakMap`: a selection made per request (a
- * header decides it) would add an entry on every request, which the garbage
- * collector pays for; here it only takes a slot. Selections are not changed
- * once made (their sets are read-only).
+ * The canonical queries of the selections seen last, as JSON text (a shared
+ * server's key begins with it), found by identity: the app hands every
+ * request of one URL the same (memoized) selection, and the query's sorting
+ * and percent-encoding cost a request more than the rest of its server's key.
+ * A ring, not a `WeakMap`: a selection made per request (a header decides it)
+ * would add an entry on every request, which the garbage collector pays for;
+ * here it only takes a slot. Selections are not changed once made (their sets
+ * are read-only).
  */
 export class RecentQueries {
   readonly #selections: Array<Selection | undefined> = new Array<Selection | undefined>(RECENT_QUERIES).fill(undefined);
-  readonly #queries: Array<{ readonly query: string; readonly text: string }> = new Array<{ readonly query: string; readonly text: string }>(RECENT_QUERIES).fill({ query: '', text: '""' });
+  readonly #texts: string[] = new Array<string>(RECENT_QUERIES).fill('""');
   #next = 0;
 
-  of(selection: Selection): string {
-    return this.#find(selection).query;
-  }
-
-  /** The selection's query as JSON text (a shared server's key begins with it). */
+  /** `JSON.stringify(selectionToQuery(selection))`, written once for a selection seen again. */
   textOf(selection: Selection): string {
-    return this.#find(selection).text;
-  }
-
-  #find(selection: Selection): { readonly query: string; readonly text: string } {
-    for (let i = 0; i < RECENT_QUERIES; i++) if (this.#selections[i] === selection) return this.#queries[i]!;
-    const query = selectionToQuery(selection);
-    const found = { query, text: JSON.stringify(query) };
+    for (let i = 0; i < RECENT_QUERIES; i++) if (this.#selections[i] === selection) return this.#texts[i]!;
+    const text = JSON.stringify(selectionToQuery(selection));
     this.#selections[this.#next] = selection;
-    this.#queries[this.#next] = found;
+    this.#texts[this.#next] = text;
     this.#next = (this.#next + 1) % RECENT_QUERIES;
-    return found;
+    return text;
   }
 }
 
