@@ -7,7 +7,8 @@
  * decided from it as the SDK's classifier would decide it, the blueprint's shared server
  * (`serve/http/fast/sharedServers.ts`) asked for the answer, which is written once with
  * `res.end` (2025 answers as the one-event stream the SDK's stateless
- * transport sends). `tools/list` answers are encoded once per shared server
+ * transport sends) at the end of the event loop's turn, with the turn's other
+ * answers (`turnEndWrites.ts`). `tools/list` answers are encoded once per shared server
  * and replayed as bytes — compressed once, too, for a 2026-07-28 client
  * that accepts gzip or Brotli (`encodedAnswer.ts`).
  *
@@ -36,6 +37,7 @@ import { acceptedEncoding, COMPRESS_MIN_BYTES, EncodedAnswer } from './encodedAn
 import { ENVELOPE_META_KEYS, EnvelopeVerdicts } from './envelopeVerdicts.js';
 import { lazyRequest, type LazyRequest } from './lazyRequest.js';
 import { isJsonRpcRequest } from './jsonRpcRequest.js';
+import { turnEndWrites } from './turnEndWrites.js';
 
 /** The one 2026-era revision the fast path serves (others fall through to the SDK, which knows them all); any other version header is 2025's to classify. */
 export const FAST_REVISION = '2026-07-28';
@@ -339,19 +341,23 @@ function exchange(req: IncomingMessage, res: ServerResponse, lazy: LazyRequest, 
             // Params that change nothing (another cursor, more `_meta`) share the answer already kept: its bytes are kept once per server.
             const encoded = keptAnswer(shared.encoded, head) ?? new EncodedAnswer(head, legacy ? '}\n\n' : '}');
             shared.encoded.set(listKey!, encoded);
-            writeEncoded(req, res, encoded, message.id, legacy);
+            turnEndWrites.add(res, () => writeEncoded(req, res, encoded, message.id, legacy));
           } else if (streaming) {
-            res.end(`event: message\ndata: ${text}\n\n`);
+            turnEndWrites.add(res, () => res.end(`event: message\ndata: ${text}\n\n`));
           } else if (legacy) {
             // The one-event stream, whole: sent with its length, not chunked.
-            const event = `event: message\ndata: ${text}\n\n`;
-            res.writeHead(200, sseHeadersWithLength(Buffer.byteLength(event)));
-            res.end(event);
+            turnEndWrites.add(res, () => {
+              const event = `event: message\ndata: ${text}\n\n`;
+              res.writeHead(200, sseHeadersWithLength(Buffer.byteLength(event)));
+              res.end(event);
+            });
           } else {
             const status = 'error' in answer && answer.error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
             // Written as text: Node sends the head and a string body in one write, with no Buffer made for it.
-            res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-            res.end(text);
+            turnEndWrites.add(res, () => {
+              res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+              res.end(text);
+            });
           }
           resolve(true);
         },
