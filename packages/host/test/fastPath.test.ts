@@ -12,11 +12,12 @@ import { brotliDecompressSync } from 'node:zlib';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildHost, createMcpApp, defineExtension, defineTool, silentLogger, type HostOptions, type McpApp, type McpHost } from '../src/index.js';
 import type { Logger } from '../src/kernel/logger.js';
 import { listen, type Listening } from './helpers/http.js';
 import { HOST_STATS } from '../src/host/internals.js';
+import { turnEndWrites } from '../src/serve/http/fast/turnEndWrites.js';
 
 class OnDemandReader extends MetricReader {
   constructor() {
@@ -327,6 +328,45 @@ describe('the fast path', () => {
       expect(errors).toEqual([]);
     } finally {
       process.off('unhandledRejection', onError);
+    }
+  });
+
+  it('writes the answers of a turn together at its end, each to its own client', async () => {
+    host = await buildHost([tools], { logger: silentLogger });
+    const app = await listen(createMcpApp(host, { sessions: false }));
+    apps.push(app);
+    const added = vi.spyOn(turnEndWrites, 'add');
+    const written = vi.spyOn(turnEndWrites, 'flush');
+    try {
+      // 24 clients at once, each on its own connection, each asking who it is: an answer sent to another client would show.
+      const callers = Array.from({ length: 24 }, (_, i) => `caller-${i}`);
+      const answers = await Promise.all(
+        callers.map(
+          (caller) =>
+            new Promise<string>((resolve, reject) => {
+              const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: MODERN_META } });
+              const req = httpRequest(app.url('/mcp'), {
+                method: 'POST',
+                agent: false,
+                headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'whoami', 'x-caller': caller },
+              });
+              req.on('response', (res) => {
+                const chunks: Buffer[] = [];
+                res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString()));
+              });
+              req.on('error', reject);
+              req.end(body);
+            }),
+        ),
+      );
+      for (const [i, caller] of callers.entries()) expect(JSON.parse(answers[i]!).result.content[0].text).toBe(`${caller} at /mcp`);
+      // Every answer went through the turn's queue, which was written out each time (no answer left waiting).
+      expect(added).toHaveBeenCalledTimes(24);
+      expect(written.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(turnEndWrites.size).toBe(0);
+    } finally {
+      added.mockRestore();
+      written.mockRestore();
     }
   });
 
