@@ -147,7 +147,7 @@ export async function serveFast(req: IncomingMessage, res: ServerResponse, deps:
   const encoded = listKey === undefined ? undefined : shared.encoded.get(listKey);
   if (encoded) {
     deps.stats.fastAnswers++;
-    writeEncoded(req, res, encoded, message.id, legacy);
+    turnEndWrites.add(res, () => writeEncoded(req, res, encoded, message.id, legacy));
     return 'answered';
   }
   // Of a tools/call's request signal, only the SDK's dispatch and the host read: a tool's handler gets the call's own signal (blueprint.ts), a middleware layer a real one (middlewareCalls.ts).
