@@ -8,9 +8,9 @@
  * generator reads it. A busy server answering one request at a time wakes the
  * reader once per answer; answers written back to back wake it once for all
  * of them, as the first wakes it and the rest find it awake. Measured on the
- * command as deployed (2026-07-28 `tools/call`, 16 in flight, side by side):
- * 0.80× the server CPU per call and 1.28× the calls per second
- * (docs/performance.md). The same idea as uWebSockets' corking of a whole
+ * command as deployed (2026-07-28 `tools/call`, 16 in flight, side by side
+ * with the build before, five runs): a median of 0.78× the server CPU per call
+ * and 1.28× the calls per second (docs/performance.md). The same idea as uWebSockets' corking of a whole
  * turn's writes.
  *
  * The fast path's answers are put here and written in the turn's check phase
