@@ -89,22 +89,23 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
   });
   // A test's stand-in app may have no sessions to count.
   sessions.count = () => (app as { sessionCount?: number }).sessionCount ?? 0;
-  // Requests that are answering (not standing GET streams, which only end when their session does).
-  const inFlight = new Set<ServerResponse>();
+  // How many requests are answering (not standing GET streams, which only end when their session does):
+  // a count, not a set of responses — a shutdown only asks how many — and one listener shared by every response.
+  let inFlight = 0;
   let draining = false;
   let drained: (() => void) | undefined;
+  const answered = (): void => {
+    if (--inFlight === 0) drained?.();
+  };
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
     if (draining) {
       res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' }).end(JSON.stringify({ error: 'the server is shutting down' }));
       return;
     }
     if (req.method !== 'GET') {
-      inFlight.add(res);
+      inFlight++;
       // `on`, not `once`: a response emits 'close' once, and `once` would wrap the listener on every request.
-      res.on('close', () => {
-        inFlight.delete(res);
-        if (inFlight.size === 0) drained?.();
-      });
+      res.on('close', answered);
     }
     app(req, res);
   });
@@ -135,15 +136,15 @@ export async function serveHttp(host: McpHost, options: CommandOptions, deps: Co
       auth.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      if (inFlight.size > 0) {
-        logger.info({ requests: inFlight.size }, `letting ${inFlight.size} open request(s) finish (up to ${deps.shutdownGraceMs} ms)`);
+      if (inFlight > 0) {
+        logger.info({ requests: inFlight }, `letting ${inFlight} open request(s) finish (up to ${deps.shutdownGraceMs} ms)`);
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           new Promise<void>((resolve) => (drained = resolve)),
           new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.shutdownGraceMs))),
         ]);
         clearTimeout(timer);
-        if (inFlight.size > 0) logger.warn({ requests: inFlight.size }, `${inFlight.size} request(s) still open after ${deps.shutdownGraceMs} ms; closing them`);
+        if (inFlight > 0) logger.warn({ requests: inFlight }, `${inFlight} request(s) still open after ${deps.shutdownGraceMs} ms; closing them`);
       }
       await app.close();
       await redis?.close();
