@@ -67,6 +67,14 @@ export class McpHost {
   private readonly problems = new ProblemLog();
   private readonly registry: Registry;
   private readonly cache: HostCache;
+  /**
+   * What the last build without a denied toolset or a tool filter served, and
+   * what decided it: a request with the same selection object (the HTTP app
+   * keeps one per URL) gets it again while the declared toolsets are the same
+   * list and its blueprint is still the cache's newest entry — no sets of
+   * active and unknown names made, no key built, nothing reordered.
+   */
+  private lastBuilt: { readonly selection: Selection; readonly declared: Toolset[]; readonly tenant: string | undefined; readonly readOnly: boolean; readonly key: string; readonly entry: CacheEntry; readonly built: HostBuiltServer } | undefined;
   private readonly subscriptions = new Subscriptions();
   private readonly requestState: RequestStateSeal;
   private readonly telemetry: RequestTelemetry | undefined;
@@ -286,8 +294,8 @@ export class McpHost {
   [HOST_BUILD_NOW](selection: Selection = EMPTY_SELECTION, buildOptions: BuildOptions = {}): HostBuiltServer | Promise<HostBuiltServer> {
     const options = readDeniedOnce(buildOptions);
     this[HOST_USAGE].selections++;
-    const listened = this.registry.listenedEvents();
-    if (listened.size > 0) return this.fireFor(selection, options, listened).then(() => this.builtFor(selection, options));
+    // Asked without making the set of events: nearly every host has no extension waiting on one.
+    if (this.registry.listensToAny()) return this.fireFor(selection, options).then(() => this.builtFor(selection, options));
     return this.builtFor(selection, options);
   }
 
@@ -295,15 +303,29 @@ export class McpHost {
   private builtFor(selection: Selection, options: BuildOptions): HostBuiltServer {
     const tenant = options.tenant;
     const declared = this.declaredToolsets({ tenant });
-    const entry = this.entryFor(withoutDenied(activeToolsets(declared, selection), options.denied), tenant, selection.dynamic === true);
+    const readOnly = options.readOnly === true;
+    const nothingDenied = options.denied === undefined || (Array.isArray(options.denied) && options.denied.length === 0);
+    const last = this.lastBuilt;
+    // The same selection object as the last build, nothing changed since: its answer again, without working it out.
+    if (last !== undefined && nothingDenied && last.selection === selection && last.declared === declared && last.tenant === tenant && last.readOnly === readOnly && this.cache.blueprints.holdsNewest(last.key, last.entry)) {
+      this[HOST_USAGE].blueprintHits++;
+      return last.built;
+    }
+    const dynamic = selection.dynamic === true;
+    const active = withoutDenied(activeToolsets(declared, selection), options.denied);
+    const activation = activationKey(active);
+    const key = cacheKeyOf(activation, tenant, dynamic);
+    const entry = this.entryAt(key, activation, active, tenant, dynamic);
     let unknown = unknownNames(declared, selection);
-    const filter = toolFilterOf(selection, options.readOnly === true);
+    const filter = toolFilterOf(selection, readOnly);
     // A tool filter serves a narrowed view of the blueprint: no new blueprint, nothing converted.
     const view = filter ? viewOf(entry, filter, this[HOST_STATS]) : undefined;
     if (view) unknown = union(unknown, view.unknownTools);
     const served: { blueprint: Blueprint; built?: HostBuiltServer } = view ?? entry;
     const built = (served.built ??= builtServerOf(served.blueprint, unknown, selection, this.minterFor(served.blueprint)));
-    return sameSet(built.unknown, unknown) ? built : withUnknown(built, unknown, selection);
+    const answer = sameSet(built.unknown, unknown) ? built : withUnknown(built, unknown, selection);
+    this.lastBuilt = nothingDenied && !filter ? { selection, declared, tenant, readOnly, key, entry, built: answer } : undefined;
+    return answer;
   }
 
   private minterFor(blueprint: Blueprint): Minter {
@@ -328,9 +350,13 @@ export class McpHost {
 
   private entryFor(active: ReadonlySet<string>, tenant: string | undefined, dynamic = false): CacheEntry {
     const key = activationKey(active);
+    return this.entryAt(cacheKeyOf(key, tenant, dynamic), key, active, tenant, dynamic);
+  }
+
+  /** The blueprint cache's entry at `cacheKey` (`cacheKeyOf(key, tenant, dynamic)`), assembled on a miss. */
+  private entryAt(cacheKey: string, key: string, active: ReadonlySet<string>, tenant: string | undefined, dynamic: boolean): CacheEntry {
     let built = false;
-    // A dynamic blueprint serves the three dynamic-toolset tools too: its own entry of the one bounded cache.
-    const entry = this.cache.blueprints.getOrCreate(blueprintKey(tenant, dynamic ? `${key}\u0000dynamic` : key), () => {
+    const entry = this.cache.blueprints.getOrCreate(cacheKey, () => {
       built = true;
       return assembleBlueprint({
         key,
@@ -436,6 +462,9 @@ export class McpHost {
 }
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+/** The blueprint cache's key for an activation key: a dynamic blueprint serves the three dynamic-toolset tools too, so it has its own entry of the one bounded cache. */
+const cacheKeyOf = (key: string, tenant: string | undefined, dynamic: boolean): string => blueprintKey(tenant, dynamic ? `${key}\u0000dynamic` : key);
+
 const union = (a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> => (b.size === 0 ? new Set(a) : new Set([...a, ...b]));
 
 /**

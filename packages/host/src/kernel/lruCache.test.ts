@@ -29,6 +29,25 @@ describe('LruCache', () => {
     expect(cache.getOrCreate('x', make)).toBe('x3'); // evicted by y, so made again
   });
 
+  it('says whether a key still holds a value and is the newest, without reordering', () => {
+    const cache = new LruCache<string, { n: number }>(3);
+    const a = { n: 1 };
+    cache.set('a', a);
+    expect(cache.holdsNewest('a', a)).toBe(true);
+    expect(cache.holdsNewest('a', { n: 1 })).toBe(false); // another value under the same key
+    cache.set('b', { n: 2 });
+    expect(cache.holdsNewest('a', a)).toBe(false); // no longer the newest
+    expect(cache.get('a')).toBe(a);
+    expect(cache.holdsNewest('a', a)).toBe(true);
+    cache.delete('a');
+    expect(cache.holdsNewest('a', a)).toBe(false); // gone
+    cache.clear();
+    const again = { n: 1 };
+    cache.set('a', again);
+    expect(cache.holdsNewest('a', a)).toBe(false); // cleared and made again: not what was remembered
+    expect(cache.holdsNewest('a', again)).toBe(true);
+  });
+
   it('keeps an undefined value as a hit', () => {
     const cache = new LruCache<string, undefined | number>(2);
     let made = 0;

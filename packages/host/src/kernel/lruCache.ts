@@ -41,6 +41,16 @@ export class LruCache<K, V> {
     return value;
   }
 
+  /**
+   * Whether `key` holds `value` and is the most recently used key, asked
+   * without reordering anything: a caller that remembers the last entry it
+   * used may use it again while this holds, with the order the same as if it
+   * had read it again.
+   */
+  holdsNewest(key: K, value: V): boolean {
+    return Object.is(this.newest, key) && this.entries.get(key) === value;
+  }
+
   /** Stores `value` as the most recently used, dropping the least recently used beyond the limit. */
   set(key: K, value: V): this {
     this.entries.delete(key);

@@ -43,8 +43,9 @@ export interface FilterableTool {
  */
 export function toolFilterOf(selection: Selection, operatorReadOnly = false): ToolFilter | undefined {
   const readOnly = operatorReadOnly || selection.readonly === true;
+  // Asked on every build: the common case returns before making anything (an ignored `readonly=false` implies `readOnly`).
+  if (selection.tools === undefined && selection.excludeTools === undefined && !readOnly) return undefined;
   const ignored = operatorReadOnly && selection.readonly === false ? ['readonly=false'] : [];
-  if (selection.tools === undefined && selection.excludeTools === undefined && !readOnly && ignored.length === 0) return undefined;
   return {
     tools: selection.tools,
     excludeTools: selection.excludeTools,

@@ -148,12 +148,14 @@ export class Registry {
    */
   listenedEvents(): Set<string> {
     const events = new Set<string>();
-    for (const record of this.records) {
-      if (record.disabled) continue;
-      const listening = record.state === 'held' ? record.manifest.activationEvents : record.state === 'active' ? record.manifest.deactivationEvents : undefined;
-      for (const event of listening ?? []) events.add(event);
-    }
+    for (const record of this.records) for (const event of listenedBy(record) ?? []) events.add(event);
     return events;
+  }
+
+  /** Whether any extension listens to an event right now: {@link listenedEvents} not empty, asked on every build without making the set. */
+  listensToAny(): boolean {
+    for (const record of this.records) if ((listenedBy(record)?.length ?? 0) > 0) return true;
+    return false;
   }
 
   /**
@@ -317,3 +319,8 @@ export class Registry {
   }
 }
 
+/** The events `record` waits on now: a held extension's activation events, an active one's deactivation events. */
+function listenedBy(record: ExtensionRecord): readonly string[] | undefined {
+  if (record.disabled) return undefined;
+  return record.state === 'held' ? record.manifest.activationEvents : record.state === 'active' ? record.manifest.deactivationEvents : undefined;
+}
