@@ -59,6 +59,9 @@ type Route =
   /** A discovery probe under the endpoint (`/mcp/.well-known/…`): not a selection, and not found. */
   | { readonly kind: 'notFound' };
 
+/** The endpoint itself, with no path tail (nearly every request): one route object for all of them. */
+const ENDPOINT_ROUTE: Route = Object.freeze({ kind: 'mcp', tail: '' });
+
 interface Scope {
   readonly route: Route;
   readonly tenant: string | undefined;
@@ -176,6 +179,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     const tail = pathTail(pathname, resolved.path);
     if (tail === undefined) return undefined;
     // Clients probe OAuth/OpenID discovery under the endpoint; a 404 tells them there is none (a 401 or 405 would not).
+    if (tail === '') return ENDPOINT_ROUTE;
     return isWellKnownTail(tail) ? { kind: 'notFound' } : { kind: 'mcp', tail };
   }
 
@@ -184,14 +188,16 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
     const asked = requestSelection(sources, { ignore: resolved.ignore });
     const selection = asked.isEmpty && resolved.defaultSelection ? withToolFilters(resolved.defaultSelection, asked) : asked;
     // `dynamicToolsets`: dynamic unless the request said `dynamic=false`.
-    return { asked, selection: resolved.dynamicToolsets && selection.dynamic === undefined ? mergeSelections(selection, DYNAMIC_ON) : selection };
+    const served = resolved.dynamicToolsets && selection.dynamic === undefined ? mergeSelections(selection, DYNAMIC_ON) : selection;
+    // Without auth nothing is denied: what the request gets is made once per target, not once per request.
+    return { asked, selection: served, open: { selection: served, denied: NOTHING_DENIED, readOnly: resolved.readOnly } };
   });
 
   /** The selection a request asked for, with toolset scopes applied; or the 403 refusal. */
   function selectionFor(scope: Scope, authInfo: AuthInfo | undefined): { selection: Selection; denied: readonly string[]; readOnly: boolean } | Response {
-    const { asked, selection } = selections.of(scope.sources);
+    const { asked, selection, open } = selections.of(scope.sources);
+    if (!auth) return open;
     const readOnly = resolved.readOnly;
-    if (!auth) return { selection, denied: [], readOnly };
     // Anonymous (an open /toolsets or catalog): no token, no scopes. Every scoped toolset is
     // denied — left out, listed, and not woken — even one the URL names (there is no token to challenge).
     if (!authInfo) return { selection, denied: anonymousDenied(scope.tenant), readOnly };
@@ -239,7 +245,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       authInfo,
       onFinish: scope.onFinish,
       resolveSelection: () => selectionFor(scope, authInfo),
-      ...servedTo(scope),
+      served: servedBy(scope),
       ...(scope.record?.receivedBody ? { received: scope.record.receivedBody } : {}),
       refuseScopes: (toolsets) => {
         if (!auth || !authInfo) return undefined;
@@ -314,7 +320,7 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       servers: sharedServers,
       stats: host[HOST_STATS],
       authenticate: (request) => (auth ? auth.verify(request()) : undefined),
-      plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), ...servedTo(scope) }),
+      plan: (authInfo) => endpoint.planNow({ tenant: scope.tenant, resolveSelection: () => selectionFor(scope, authInfo), served: servedBy(scope) }),
       write: writeResponse,
     };
   }
@@ -355,25 +361,21 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       logger.error({ err: error instanceof Error ? error : undefined }, `the tenant(req) option threw: ${errorMessage(error)}`);
       return writeJson(res, 500, jsonRpcErrorBody(JsonRpcCodes.INTERNAL_ERROR, 'Internal error: the tenant of this request could not be resolved'));
     }
+    const distinct = () => req.headersDistinct;
     const scope: Scope = {
       route,
       tenant,
       sources: {
         query: target.query,
         tail: 'tail' in route ? route.tail : '',
-        headers: selectionHeaderValues(req.headers, () => req.headersDistinct),
-        filterHeaders: toolFilterHeaderValues(req.headers, () => req.headersDistinct),
+        headers: selectionHeaderValues(req.headers, distinct),
+        filterHeaders: toolFilterHeaderValues(req.headers, distinct),
       },
       record,
       logged,
       onFinish: (done) => whenClosed(res, done),
     };
     const traced = record && telemetry ? record : undefined;
-    const fetch = (request: Request) => {
-      // The request spans find the record from their handler's `ctx.http.req`.
-      if (traced) attachRequestRecord(request, traced);
-      return dispatch(scope, request);
-    };
     let source = req;
     let body = parsedBody;
     if (fastPathOn && route.kind === 'mcp' && method === 'POST' && parsedBody === undefined) {
@@ -383,6 +385,11 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
       if (outcome && 'raw' in outcome) source = replayed(req, outcome.raw);
       else if (outcome) body = outcome.parsed;
     }
+    const fetch = (request: Request) => {
+      // The request spans find the record from their handler's `ctx.http.req`.
+      if (traced) attachRequestRecord(request, traced);
+      return dispatch(scope, request);
+    };
     await toNodeHandler({ fetch }, { onerror, maxRequestBodySize: resolved.maxBodyBytes })(source, res, body);
   }
 
@@ -424,14 +431,17 @@ export function createMcpApp(host: McpHost, options: McpAppOptions = {}): McpApp
  * Calls `done` when `res` closes (at once if it has): only a request handed
  * to a session asks, so the others register no listener.
  */
+/** The toolsets an app without auth denies: none (one frozen list, shared by every request's resolved selection). */
+const NOTHING_DENIED: readonly string[] = Object.freeze([]);
+
 function whenClosed(res: ServerResponse, done: () => void): void {
   if (res.closed) done();
   else res.once('close', done);
 }
 
 /** Tells the access log's record which toolsets answered (nothing when no line will be written). */
-function servedTo({ record, logged }: Pick<Scope, 'record' | 'logged'>): { served?: (toolsets: ReadonlySet<string>) => void } {
-  return record && logged ? { served: (toolsets) => void (record.toolsets = toolsetsLabel(toolsets)) } : {};
+function servedBy({ record, logged }: Pick<Scope, 'record' | 'logged'>): ((toolsets: ReadonlySet<string>) => void) | undefined {
+  return record && logged ? (toolsets) => void (record.toolsets = toolsetsLabel(toolsets)) : undefined;
 }
 
 /** The access line's `toolsets` of each set served, made once per set: the host replaces a connection's set when it changes, and never edits one. */

@@ -74,15 +74,20 @@ export function pathTail(pathname: string, base: string): string | undefined {
   return undefined;
 }
 
+/** The per-tool header names, listed once (asked on every request). */
+const TOOL_FILTER_HEADER_NAMES: readonly string[] = Object.keys(TOOL_FILTER_HEADERS);
+/** A header that is not there has no values: one frozen list for every such request. */
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
 /** Every value of the selection header, one entry per header line. */
-export function selectionHeaderValues(headers: IncomingHttpHeaders, distinct?: DistinctHeaders): string[] {
+export function selectionHeaderValues(headers: IncomingHttpHeaders, distinct?: DistinctHeaders): readonly string[] {
   return headerValues(SELECTION_HEADER, headers, distinct);
 }
 
 /** The values of the per-tool headers present on a request, or `undefined` when there are none. */
-export function toolFilterHeaderValues(headers: IncomingHttpHeaders, distinct?: DistinctHeaders): Record<string, string[]> | undefined {
-  let found: Record<string, string[]> | undefined;
-  for (const name of Object.keys(TOOL_FILTER_HEADERS)) {
+export function toolFilterHeaderValues(headers: IncomingHttpHeaders, distinct?: DistinctHeaders): Record<string, readonly string[]> | undefined {
+  let found: Record<string, readonly string[]> | undefined;
+  for (const name of TOOL_FILTER_HEADER_NAMES) {
     const values = headerValues(name, headers, distinct);
     if (values.length > 0) (found ??= {})[name] = values;
   }
@@ -97,9 +102,9 @@ export function toolFilterHeaderValues(headers: IncomingHttpHeaders, distinct?: 
  */
 export type DistinctHeaders = () => Record<string, string[] | undefined>;
 
-function headerValues(name: string, headers: IncomingHttpHeaders, distinct?: DistinctHeaders): string[] {
+function headerValues(name: string, headers: IncomingHttpHeaders, distinct?: DistinctHeaders): readonly string[] {
   const value = headers[name];
-  if (value === undefined) return [];
+  if (value === undefined) return NO_VALUES;
   const values = distinct?.()[name];
   if (values !== undefined) return values;
   return Array.isArray(value) ? value : [value];

@@ -27,6 +27,15 @@ describe('SelectionMemo', () => {
     expect(made()).toBe(2);
   });
 
+  it('makes what the bare endpoint selects once, and keeps it however many other targets come and go', () => {
+    const { memo, made } = counted();
+    const bare = memo.of(sources(''));
+    expect(bare.isEmpty).toBe(true);
+    for (let i = 0; i < 300; i++) memo.of(sources(`toolsets=t${i}`));
+    expect(memo.of(sources(''))).toBe(bare);
+    expect(made()).toBe(301);
+  });
+
   it('keeps a query and a tail apart, whatever they hold', () => {
     const { memo } = counted();
     const a = memo.of(sources('toolsets=a', 'b'));

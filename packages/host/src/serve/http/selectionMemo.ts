@@ -20,12 +20,15 @@ const MAX_TARGETS = 256;
 
 export class SelectionMemo<T> {
   readonly #known = new Map<string, T>();
+  /** What a bare endpoint (no query, no path tail: nearly every request) selects, kept apart: its key would be a new string to hash on every request. */
+  #bare: { value: T } | undefined;
 
   constructor(private readonly make: (sources: SelectionSources) => T) {}
 
   /** What `make` answers for these sources: from the memo when their URL alone decides it and was seen. */
   of(sources: SelectionSources): T {
     if (sources.headers.length > 0 || sources.filterHeaders !== undefined || sources.query.length + sources.tail.length > MAX_TARGET_LENGTH) return this.make(sources);
+    if (sources.query === '' && sources.tail === '') return (this.#bare ??= { value: this.make(sources) }).value;
     // The query's length first: no two (query, tail) pairs share a key, whatever characters they hold.
     const key = `${sources.query.length}:${sources.query}${sources.tail}`;
     let known = this.#known.get(key);
@@ -39,6 +42,6 @@ export class SelectionMemo<T> {
 
   /** How many targets it holds (for tests). */
   get size(): number {
-    return this.#known.size;
+    return this.#known.size + (this.#bare === undefined ? 0 : 1);
   }
 }
