@@ -13,7 +13,7 @@ import { silentLogger } from '../kernel/logger.js';
 import { snapshotStats, statsSince, type HostStats } from '../kernel/stats.js';
 import type { McpHost } from './host.js';
 import { connect } from '../testing/index.js';
-import { HOST_STATS } from './internals.js';
+import { HOST_STATS, HOST_USAGE } from './internals.js';
 
 function manyTools(count: number) {
   return defineExtension({
@@ -110,5 +110,41 @@ describe('the cache bound', () => {
     const before = snapshotStats(host[HOST_STATS]);
     await host.build(parseSelection('t1'));
     expect(delta(host, before).blueprints).toBe(1); // t1 was evicted long ago
+  });
+});
+
+describe('the last build, answered again', () => {
+  const wide = () => defineExtension({ manifest: { name: 'wide', version: '1.0.0' }, toolsets: () => Array.from({ length: 4 }, (_, i) => ({ name: `t${i}`, default: false })) });
+
+  it('answers the same selection object with the same server, counted as a cache hit', async () => {
+    const host = await buildHost([wide()], { logger: silentLogger });
+    const selection = parseSelection('t0');
+    const first = await host.build(selection);
+    const hits = host[HOST_USAGE].blueprintHits;
+    expect(await host.build(selection)).toBe(first);
+    expect(await host.build(selection)).toBe(first);
+    expect(host[HOST_USAGE].blueprintHits).toBe(hits + 2);
+  });
+
+  it('never answers past a change: an evicted blueprint, forgetBuilt, a denied toolset, another tenant', async () => {
+    const host = await buildHost([wide()], { logger: silentLogger, maxCachedSelections: 2 });
+    const selection = parseSelection('t0');
+    const first = await host.build(selection);
+    await host.build(parseSelection('t1'));
+    await host.build(parseSelection('t2')); // t0's blueprint is evicted
+    const before = snapshotStats(host[HOST_STATS]);
+    const rebuilt = await host.build(selection);
+    expect(delta(host, before).blueprints).toBe(1);
+    expect(rebuilt).not.toBe(first);
+    host.forgetBuilt();
+    const afterForget = await host.build(selection);
+    expect(afterForget).not.toBe(rebuilt);
+    expect([...afterForget.toolsets]).toEqual(['t0']);
+    const denied = await host.build(selection, { denied: ['t0'] });
+    expect([...denied.toolsets]).toEqual([]);
+    expect(await host.build(selection)).toBe(afterForget);
+    const tenant = await host.build(selection, { tenant: 'acme' });
+    expect(tenant).not.toBe(afterForget);
+    expect(await host.build(selection)).not.toBe(tenant);
   });
 });
